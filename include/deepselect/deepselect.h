@@ -1,0 +1,63 @@
+/* DeepSelect JIT: exact, deterministic top-k on NVIDIA GPUs (C ABI, for other languages).
+ * The same contract as deepselect.hpp; pointers are device pointers; stream is a CUstream. */
+#ifndef DEEPSELECT_H
+#define DEEPSELECT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { DS_F32 = 0, DS_BF16 = 1, DS_F16 = 2 };
+enum { DS_INDEX_I32 = 0, DS_INDEX_I64 = 1 };
+enum { DS_UNSORTED = 0, DS_BY_VALUE = 1, DS_BY_INDEX = 2 };
+enum { DS_NAN_IS_LARGEST = 0, DS_NAN_IS_SMALLEST = 1 };
+
+/* Return codes of ds_topk. */
+enum { DS_OK = 0, DS_ERROR_ARGUMENT = 1, DS_ERROR_RUNTIME = 2 };
+
+typedef struct ds_topk_args {
+  const void* x;
+  int32_t dtype;
+  int64_t rows;
+  int64_t n;
+  int64_t ld; /* 0 means n */
+  int32_t k;
+  const int32_t* k_per_row;
+  const int32_t* begin;
+  const int32_t* end;
+  int32_t largest; /* nonzero: largest */
+  int32_t order;
+  int32_t nan_policy;
+  void* indices;
+  int32_t index_type;
+  int64_t ld_idx; /* 0 means k */
+  void* values;
+  int64_t ld_val; /* 0 means k */
+  int64_t fill_index;
+  int32_t has_fill_value; /* zero: -inf for largest, +inf for smallest */
+  double fill_value;
+  const int32_t* index_offset;
+  int32_t* row_status;
+} ds_topk_args;
+
+/* Sets every field to its default (largest, unsorted, int32, fill_index -1, ...). */
+void ds_topk_args_init(ds_topk_args* args);
+
+/* Runs top-k on stream (a CUstream; NULL for the current context's default stream).
+ * Returns DS_OK, or an error code with the message in ds_last_error(). */
+int ds_topk(const ds_topk_args* args, void* stream);
+
+/* The message of this thread's last failed call ("" if none). */
+const char* ds_last_error(void);
+/* For DS_ERROR_ARGUMENT: the name of the bad argument ("" otherwise). */
+const char* ds_last_error_argument(void);
+
+const char* ds_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DEEPSELECT_H */

@@ -1,0 +1,70 @@
+// DeepSelect JIT: exact, deterministic top-k on NVIDIA GPUs (C++ API).
+// The contract is docs/api.md; argument errors throw ArgumentError before anything is launched.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace deepselect {
+
+enum class DType : int { f32 = 0, bf16 = 1, f16 = 2 };
+enum class IndexType : int { i32 = 0, i64 = 1 };
+enum class Order : int { unsorted = 0, by_value = 1, by_index = 2 };
+enum class NanPolicy : int { nan_is_largest = 0, nan_is_smallest = 1 };
+
+// All pointers are device pointers. Optional ones may be null.
+struct TopkArgs {
+  const void* x = nullptr;  // rows x ld elements of dtype; any 2/4-byte aligned base
+  DType dtype = DType::f32;
+  int64_t rows = 0;
+  int64_t n = 0;   // row capacity (columns)
+  int64_t ld = 0;  // row stride in elements; 0 means n
+  int k = 0;       // 1..4096; with k_per_row it is the output width and the largest row k
+  const int32_t* k_per_row = nullptr;  // per-row k, clamped to [0, k]
+  const int32_t* begin = nullptr;      // row r is x[r][begin[r] .. end[r])
+  const int32_t* end = nullptr;
+  bool largest = true;
+  Order order = Order::unsorted;
+  NanPolicy nan_policy = NanPolicy::nan_is_largest;
+
+  void* indices = nullptr;  // rows x k, stride ld_idx
+  IndexType index_type = IndexType::i32;
+  int64_t ld_idx = 0;       // 0 means k
+  void* values = nullptr;   // optional, dtype, stride ld_val
+  int64_t ld_val = 0;       // 0 means k
+  int64_t fill_index = -1;  // written into slots past the valid elements, never offset
+  std::optional<double> fill_value;      // default: -inf when largest, +inf otherwise
+  const int32_t* index_offset = nullptr;  // added to every selected index of row r
+  int32_t* row_status = nullptr;          // bit 0: the row held a NaN
+};
+
+// Every failure of the library; the message says what went wrong.
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A bad argument, detected on the host before any launch. argument() names it.
+class ArgumentError : public Error {
+ public:
+  ArgumentError(std::string argument, const std::string& message)
+      : Error("deepselect: argument '" + argument + "': " + message),
+        argument_(std::move(argument)) {}
+  const std::string& argument() const { return argument_; }
+
+ private:
+  std::string argument_;
+};
+
+// Selects the top k of every row on `stream` (its context, or the current one for a null
+// stream). Never synchronizes the host or allocates device memory; capturable in a CUDA graph.
+void topk(const TopkArgs& args, CUstream stream);
+
+// Library version, "MAJOR.MINOR.PATCH".
+const char* version();
+
+}  // namespace deepselect

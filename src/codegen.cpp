@@ -1,0 +1,58 @@
+#include "codegen.hpp"
+
+#include <fmt/format.h>
+
+#include "params.cuh"
+
+namespace deepselect {
+namespace {
+
+const char* dtype_traits(DType dtype) {
+  switch (dtype) {
+    case DType::f32:
+      return "ds::F32";
+    case DType::bf16:
+      return "ds::BF16";
+    case DType::f16:
+      return "ds::F16";
+  }
+  return "?";
+}
+
+std::string render_topk(const KernelSpec& spec) {
+  return fmt::format(
+      R"(// Generated for: {spec}
+#include "topk_kernel.cuh"
+static_assert(sizeof(ds::TopkParams) == {params_size}, "host and device disagree on TopkParams");
+extern "C" __global__ void __launch_bounds__({threads}, 1) {symbol}(const ds::TopkParams params) {{
+  ds::topk_row<{traits}, {k_max}, {block}, {block2}, {threads}, {stages}>(params);
+}}
+)",
+      fmt::arg("spec", spec.to_string()), fmt::arg("params_size", sizeof(ds::TopkParams)),
+      fmt::arg("threads", spec.threads), fmt::arg("symbol", spec.symbol()),
+      fmt::arg("traits", dtype_traits(spec.dtype)), fmt::arg("k_max", spec.k_max),
+      fmt::arg("block", spec.block), fmt::arg("block2", spec.block2),
+      fmt::arg("stages", kInputStages));
+}
+
+std::string render_fill_test(const KernelSpec& spec) {
+  return fmt::format(
+      R"(// Generated for: {spec}
+#include "fill_test_kernel.cuh"
+static_assert(sizeof(ds::FillTestParams) == {params_size}, "host and device disagree");
+extern "C" __global__ void __launch_bounds__({threads}) {symbol}(const ds::FillTestParams params) {{
+  ds::fill_test(params);
+}}
+)",
+      fmt::arg("spec", spec.to_string()), fmt::arg("params_size", sizeof(ds::FillTestParams)),
+      fmt::arg("threads", spec.threads), fmt::arg("symbol", spec.symbol()));
+}
+
+}  // namespace
+
+std::string render_translation_unit(const KernelSpec& spec) {
+  spec.validate();
+  return spec.kind == KernelKind::fill_test ? render_fill_test(spec) : render_topk(spec);
+}
+
+}  // namespace deepselect

@@ -1,0 +1,184 @@
+#include "spec.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+
+namespace deepselect {
+namespace {
+
+const char* kind_name(KernelKind kind) {
+  switch (kind) {
+    case KernelKind::topk:
+      return "topk";
+    case KernelKind::fill_test:
+      return "fill_test";
+  }
+  return "?";
+}
+
+KernelKind parse_kind(std::string_view text) {
+  if (text == "topk") return KernelKind::topk;
+  if (text == "fill_test") return KernelKind::fill_test;
+  throw ArgumentError("kind", fmt::format("unknown kernel kind '{}'", text));
+}
+
+const char* epilogue_name(Epilogue epilogue) {
+  switch (epilogue) {
+    case Epilogue::plain:
+      return "plain";
+  }
+  return "?";
+}
+
+Epilogue parse_epilogue(std::string_view text) {
+  if (text == "plain") return Epilogue::plain;
+  throw ArgumentError("epilogue", fmt::format("unknown epilogue '{}'", text));
+}
+
+int parse_int(std::string_view field, std::string_view text) {
+  int value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) {
+    throw ArgumentError(std::string(field), fmt::format("'{}' is not an integer", text));
+  }
+  return value;
+}
+
+bool is_power_of_two(int value) { return value > 0 && (value & (value - 1)) == 0; }
+
+void require(bool condition, const char* field, const std::string& message) {
+  if (!condition) throw ArgumentError(field, message);
+}
+
+}  // namespace
+
+std::string Arch::to_string() const { return fmt::format("sm_{}a", sm); }
+
+Arch Arch::parse(std::string_view text) {
+  if (text == "sm_90a") return Arch{90};
+  if (text == "sm_100a") return Arch{100};
+  throw ArgumentError("arch",
+                      fmt::format("unsupported architecture '{}' (supported: sm_90a, sm_100a)", text));
+}
+
+const char* dtype_name(DType dtype) {
+  switch (dtype) {
+    case DType::f32:
+      return "f32";
+    case DType::bf16:
+      return "bf16";
+    case DType::f16:
+      return "f16";
+  }
+  return "?";
+}
+
+DType parse_dtype(std::string_view text) {
+  if (text == "f32") return DType::f32;
+  if (text == "bf16") return DType::bf16;
+  if (text == "f16") return DType::f16;
+  throw ArgumentError("dtype", fmt::format("unknown dtype '{}' (f32, bf16, f16)", text));
+}
+
+size_t dtype_bytes(DType dtype) { return dtype == DType::f32 ? 4 : 2; }
+
+void KernelSpec::validate() const {
+  require(dtype == DType::f32 || dtype == DType::bf16 || dtype == DType::f16, "dtype",
+          fmt::format("unsupported dtype value {}", static_cast<int>(dtype)));
+  require(arch.sm == 90 || arch.sm == 100, "arch", fmt::format("unsupported sm_{}", arch.sm));
+  require(threads == 128 || threads == 256 || threads == 512 || threads == 1024, "threads",
+          fmt::format("{} is not one of 128, 256, 512, 1024", threads));
+  if (kind == KernelKind::fill_test) {
+    require(cluster >= 1 && cluster <= 16, "cluster", fmt::format("{} is not in 1..16", cluster));
+    return;
+  }
+  require(cluster == 1, "cluster", fmt::format("{}: only cluster=1 is implemented", cluster));
+  require(k_max >= 1 && k_max <= 4096, "k_max", fmt::format("{} is not in 1..4096", k_max));
+  require(is_power_of_two(block), "B", fmt::format("{} is not a power of two", block));
+  require(is_power_of_two(block2), "B2", fmt::format("{} is not a power of two", block2));
+  const int per_thread = block / threads;
+  const int vector = 16 / static_cast<int>(dtype_bytes(dtype));
+  require(per_thread >= vector && per_thread <= 32, "B",
+          fmt::format("B/threads = {} must be in {}..32 for {}", per_thread, vector,
+                      dtype_name(dtype)));
+  int sort_size = 1;
+  while (sort_size < k_max) sort_size *= 2;
+  require(sort_size <= k_max + block + block2, "B2",
+          fmt::format("k_max + B + B2 = {} cannot hold the sort of {}", k_max + block + block2,
+                      sort_size));
+  require(dynamic_smem_bytes() <= kMaxDynamicSmemBytes, "B",
+          fmt::format("the kernel needs {} bytes of shared memory, more than {}",
+                      dynamic_smem_bytes(), kMaxDynamicSmemBytes));
+}
+
+std::string KernelSpec::to_string() const {
+  return fmt::format(
+      "kind={} dtype={} k_max={} B={} B2={} threads={} cluster={} epilogue={} arch={}",
+      kind_name(kind), dtype_name(dtype), k_max, block, block2, threads, cluster,
+      epilogue_name(epilogue), arch.to_string());
+}
+
+KernelSpec KernelSpec::parse(std::string_view text) {
+  KernelSpec spec;
+  size_t position = 0;
+  while (position < text.size()) {
+    const size_t start = text.find_first_not_of(" \t", position);
+    if (start == std::string_view::npos) break;
+    const size_t stop = std::min(text.find_first_of(" \t", start), text.size());
+    const std::string_view field = text.substr(start, stop - start);
+    position = stop;
+    const size_t equals = field.find('=');
+    if (equals == std::string_view::npos) {
+      throw ArgumentError("spec", fmt::format("'{}' is not name=value", field));
+    }
+    const std::string_view name = field.substr(0, equals);
+    const std::string_view value = field.substr(equals + 1);
+    if (name == "kind") {
+      spec.kind = parse_kind(value);
+    } else if (name == "dtype") {
+      spec.dtype = parse_dtype(value);
+    } else if (name == "k_max") {
+      spec.k_max = parse_int(name, value);
+    } else if (name == "B") {
+      spec.block = parse_int(name, value);
+    } else if (name == "B2") {
+      spec.block2 = parse_int(name, value);
+    } else if (name == "threads") {
+      spec.threads = parse_int(name, value);
+    } else if (name == "cluster") {
+      spec.cluster = parse_int(name, value);
+    } else if (name == "epilogue") {
+      spec.epilogue = parse_epilogue(value);
+    } else if (name == "arch") {
+      spec.arch = Arch::parse(value);
+    } else {
+      throw ArgumentError("spec", fmt::format("unknown field '{}'", name));
+    }
+  }
+  return spec;
+}
+
+std::string KernelSpec::symbol() const {
+  if (kind == KernelKind::fill_test) return fmt::format("ds_fill_test_t{}_c{}", threads, cluster);
+  return fmt::format("ds_topk_{}_k{}_b{}_c{}_t{}_x{}_{}", dtype_name(dtype), k_max, block, block2,
+                     threads, cluster, epilogue_name(epilogue));
+}
+
+size_t KernelSpec::dynamic_smem_bytes() const {
+  if (kind == KernelKind::fill_test) return 0;
+  const size_t candidates = static_cast<size_t>(k_max + block + block2) * sizeof(uint64_t);
+  const size_t staging = static_cast<size_t>(kInputStages) * block * dtype_bytes(dtype);
+  return candidates + staging;
+}
+
+size_t KernelSpecHash::operator()(const KernelSpec& spec) const noexcept {
+  size_t hash = static_cast<size_t>(spec.kind);
+  for (int field : {static_cast<int>(spec.dtype), spec.k_max, spec.block, spec.block2,
+                    spec.threads, spec.cluster, spec.arch.sm, static_cast<int>(spec.epilogue)}) {
+    hash = hash * 1000003u ^ static_cast<size_t>(field);
+  }
+  return hash;
+}
+
+}  // namespace deepselect

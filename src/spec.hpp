@@ -1,0 +1,63 @@
+// KernelSpec: everything a kernel is specialized on. A value type with a canonical text form,
+// which is part of the cache key and the line format of the spec lists under cache/.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include <deepselect/deepselect.hpp>
+
+namespace deepselect {
+
+enum class KernelKind : int { topk = 0, fill_test = 1 };
+enum class Epilogue : int { plain = 0 };
+
+// A target architecture: sm_90a or sm_100a.
+struct Arch {
+  int sm = 90;
+  bool operator==(const Arch&) const = default;
+  std::string to_string() const;  // "sm_90a"
+  static Arch parse(std::string_view text);
+};
+
+struct KernelSpec {
+  KernelKind kind = KernelKind::topk;
+  DType dtype = DType::f32;
+  int k_max = 2048;   // the largest runtime k this kernel accepts
+  int block = 4096;   // B: elements scanned per step
+  int block2 = 4096;  // B2: the candidate buffer is compacted when it holds k + B2
+  int threads = 512;
+  int cluster = 1;
+  Arch arch;
+  Epilogue epilogue = Epilogue::plain;
+
+  bool operator==(const KernelSpec&) const = default;
+
+  // Throws ArgumentError naming the offending field.
+  void validate() const;
+  // "kind=topk dtype=f32 k_max=2048 B=4096 B2=4096 threads=512 cluster=1 epilogue=plain
+  // arch=sm_90a"; parse accepts the fields in any order, missing ones keep their defaults.
+  std::string to_string() const;
+  static KernelSpec parse(std::string_view text);
+  // The kernel's extern "C" name.
+  std::string symbol() const;
+  // Dynamic shared memory a launch needs, in bytes.
+  size_t dynamic_smem_bytes() const;
+};
+
+struct KernelSpecHash {
+  size_t operator()(const KernelSpec& spec) const noexcept;
+};
+
+const char* dtype_name(DType dtype);
+DType parse_dtype(std::string_view text);
+size_t dtype_bytes(DType dtype);
+
+// The most dynamic shared memory one block may ask for on the supported archs.
+constexpr size_t kMaxDynamicSmemBytes = 227 * 1024 - 4 * 1024;
+// Pipeline stages of input blocks held in shared memory.
+constexpr int kInputStages = 2;
+
+}  // namespace deepselect

@@ -1,0 +1,164 @@
+// The public entry point: validate, plan, get the kernel, launch.
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "driver.hpp"
+#include "float_bits.hpp"
+#include "launch.hpp"
+#include "params.cuh"
+#include "plan.hpp"
+#include "registry.hpp"
+
+namespace deepselect {
+namespace {
+
+constexpr int kMaxK = 4096;
+constexpr uint32_t kBlockOrderSeed = 0x5eed0001u;
+constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+
+void require(bool condition, const char* argument, const std::string& message) {
+  if (!condition) throw ArgumentError(argument, message);
+}
+
+bool aligned(const void* pointer, size_t alignment) {
+  return reinterpret_cast<uintptr_t>(pointer) % alignment == 0;
+}
+
+// The arguments with defaults resolved, after every host-side check.
+struct Checked {
+  int64_t ld = 0;
+  int64_t ld_idx = 0;
+  int64_t ld_val = 0;
+  uint32_t fill_value_bits = 0;
+};
+
+Checked validate(const TopkArgs& a) {
+  require(a.dtype == DType::f32 || a.dtype == DType::bf16 || a.dtype == DType::f16, "dtype",
+          fmt::format("unsupported value {}", static_cast<int>(a.dtype)));
+  require(a.index_type == IndexType::i32 || a.index_type == IndexType::i64, "index_type",
+          fmt::format("unsupported value {}", static_cast<int>(a.index_type)));
+  require(a.order == Order::unsorted || a.order == Order::by_value || a.order == Order::by_index,
+          "order", fmt::format("unsupported value {}", static_cast<int>(a.order)));
+  require(a.nan_policy == NanPolicy::nan_is_largest || a.nan_policy == NanPolicy::nan_is_smallest,
+          "nan_policy", fmt::format("unsupported value {}", static_cast<int>(a.nan_policy)));
+  require(a.k >= 1 && a.k <= kMaxK, "k", fmt::format("{} is not in 1..{}", a.k, kMaxK));
+  require(a.rows >= 0 && a.rows <= kInt32Max, "rows",
+          fmt::format("{} is not in 0..{}", a.rows, kInt32Max));
+  require(a.n >= 0 && a.n <= kInt32Max, "n", fmt::format("{} is not in 0..{}", a.n, kInt32Max));
+  Checked checked;
+  checked.ld = a.ld == 0 ? a.n : a.ld;
+  require(checked.ld >= a.n, "ld", fmt::format("{} is less than n = {}", a.ld, a.n));
+  const int64_t element = static_cast<int64_t>(dtype_bytes(a.dtype));
+  require(checked.ld <= std::numeric_limits<int64_t>::max() / element /
+                            std::max<int64_t>(a.rows, 1),
+          "ld", fmt::format("rows * ld = {} * {} overflows", a.rows, checked.ld));
+  checked.ld_idx = a.ld_idx == 0 ? a.k : a.ld_idx;
+  require(checked.ld_idx >= a.k, "ld_idx", fmt::format("{} is less than k = {}", a.ld_idx, a.k));
+  checked.ld_val = a.ld_val == 0 ? a.k : a.ld_val;
+  require(a.values == nullptr || checked.ld_val >= a.k, "ld_val",
+          fmt::format("{} is less than k = {}", a.ld_val, a.k));
+  require(a.index_type == IndexType::i64 ||
+              (a.fill_index >= std::numeric_limits<int32_t>::min() && a.fill_index <= kInt32Max),
+          "fill_index", fmt::format("{} does not fit the int32 indices", a.fill_index));
+  if (a.rows > 0) {
+    require(a.indices != nullptr, "indices", "is null");
+    require(aligned(a.indices, a.index_type == IndexType::i64 ? 8 : 4), "indices",
+            "is not aligned to its element size");
+    require(a.x != nullptr || a.n == 0, "x", "is null");
+    require(aligned(a.x, static_cast<size_t>(element)), "x",
+            "is not aligned to its element size");
+    require(aligned(a.values, static_cast<size_t>(element)), "values",
+            "is not aligned to its element size");
+  }
+  const double fill = a.fill_value.value_or(a.largest ? -std::numeric_limits<double>::infinity()
+                                                      : std::numeric_limits<double>::infinity());
+  checked.fill_value_bits = to_dtype_bits(a.dtype, fill);
+  return checked;
+}
+
+uint32_t flags_of(const TopkArgs& a) {
+  uint32_t flags = 0;
+  if (a.largest) flags |= ds::kFlagLargest;
+  if (a.nan_policy == NanPolicy::nan_is_smallest) flags |= ds::kFlagNanSmallest;
+  if (a.index_type == IndexType::i64) flags |= ds::kFlagIndex64;
+  if (a.order == Order::by_value) flags |= ds::kFlagOrderByValue;
+  if (a.order == Order::by_index) flags |= ds::kFlagOrderByIndex;
+  return flags;
+}
+
+CUcontext context_of(CUstream stream) {
+  CUcontext context = nullptr;
+  check_cuda(driver().cuStreamGetCtx(stream, &context), "cuStreamGetCtx");
+  if (context == nullptr) throw Error("deepselect: no CUDA context is current for the stream");
+  return context;
+}
+
+// The architecture of each device ordinal, looked up once.
+Arch arch_of(CUcontext context) {
+  constexpr int kMaxDevices = 64;
+  static std::array<std::atomic<int>, kMaxDevices> known_sm{};
+  CUdevice device = 0;
+  {
+    ContextScope scope(context);
+    check_cuda(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
+  }
+  if (device >= 0 && device < kMaxDevices && known_sm[device].load() != 0) {
+    return Arch{known_sm[device].load()};
+  }
+  int major = 0;
+  int minor = 0;
+  check_cuda(driver().cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                           device),
+             "cuDeviceGetAttribute");
+  check_cuda(driver().cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                           device),
+             "cuDeviceGetAttribute");
+  const Arch arch = Arch::parse(fmt::format("sm_{}{}a", major, minor));
+  if (device >= 0 && device < kMaxDevices) known_sm[device].store(arch.sm);
+  return arch;
+}
+
+}  // namespace
+
+const char* version() { return DEEPSELECT_VERSION; }
+
+void topk(const TopkArgs& a, CUstream stream) {
+  const Checked checked = validate(a);
+  if (a.rows == 0) return;
+  const CUcontext context = context_of(stream);
+  const KernelSpec spec = plan_spec(a.dtype, a.k, arch_of(context));
+  const LoadedKernel& kernel = KernelRegistry::global().get(spec, context);
+
+  ds::TopkParams params{};
+  params.x = a.x;
+  params.ld = checked.ld;
+  params.k_per_row = a.k_per_row;
+  params.begin = a.begin;
+  params.end = a.end;
+  params.index_offset = a.index_offset;
+  params.row_status = a.row_status;
+  params.indices = a.indices;
+  params.ld_idx = checked.ld_idx;
+  params.values = a.values;
+  params.ld_val = checked.ld_val;
+  params.fill_index = a.fill_index;
+  params.rows = static_cast<int>(a.rows);
+  params.n = static_cast<int>(a.n);
+  params.k = a.k;
+  params.fill_value_bits = checked.fill_value_bits;
+  params.flags = flags_of(a);
+  params.seed = kBlockOrderSeed;
+
+  const LaunchConfig config = LaunchConfig()
+                                  .with_grid(static_cast<unsigned>(a.rows))
+                                  .with_block(static_cast<unsigned>(spec.threads))
+                                  .with_smem(static_cast<unsigned>(spec.dynamic_smem_bytes()))
+                                  .on(stream);
+  launch(kernel, config, &params);
+}
+
+}  // namespace deepselect

@@ -1,0 +1,97 @@
+// Warp and block building blocks: scans, reductions, async copies.
+#pragma once
+#include "common.cuh"
+
+namespace ds {
+
+DS_DEV u32 lane_id() { return threadIdx.x & 31u; }
+DS_DEV u32 warp_id() { return threadIdx.x >> 5; }
+DS_DEV u32 lanes_below_mask() {
+  u32 mask;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
+  return mask;
+}
+
+DS_DEV u32 warp_inclusive_sum(u32 value) {
+#pragma unroll
+  for (int delta = 1; delta < 32; delta <<= 1) {
+    const u32 other = __shfl_up_sync(0xffffffffu, value, delta);
+    if (lane_id() >= u32(delta)) value += other;
+  }
+  return value;
+}
+
+// Sum over this lane and every lane above it.
+DS_DEV u32 warp_suffix_sum(u32 value) {
+#pragma unroll
+  for (int delta = 1; delta < 32; delta <<= 1) {
+    const u32 other = __shfl_down_sync(0xffffffffu, value, delta);
+    if (lane_id() + u32(delta) < 32u) value += other;
+  }
+  return value;
+}
+
+DS_DEV u64 warp_min(u64 value) {
+#pragma unroll
+  for (int delta = 16; delta > 0; delta >>= 1) {
+    const u64 other = __shfl_xor_sync(0xffffffffu, value, delta);
+    value = other < value ? other : value;
+  }
+  return value;
+}
+
+// Exclusive prefix of per-warp totals already stored in totals[0..kWarps): the sum of the
+// warps before this one, and the sum of all of them in *all.
+template <int kWarps>
+DS_DEV u32 warps_before(const u32* totals, u32* all) {
+  const u32 lane = lane_id();
+  const u32 mine = lane < u32(kWarps) ? totals[lane] : 0u;
+  const u32 inclusive = warp_inclusive_sum(mine);
+  *all = __shfl_sync(0xffffffffu, inclusive, kWarps - 1);
+  const u32 warp = warp_id();
+  return warp == 0 ? 0u : __shfl_sync(0xffffffffu, inclusive, warp - 1);
+}
+
+// Block-wide exclusive scan. totals must hold kWarps words that no thread reads until the
+// next barrier after this call returns (callers alternate two buffers).
+template <int kWarps>
+DS_DEV u32 block_exclusive_sum(u32 value, u32* totals, u32* all) {
+  const u32 inclusive = warp_inclusive_sum(value);
+  if (lane_id() == 31u) totals[warp_id()] = inclusive;
+  __syncthreads();
+  return warps_before<kWarps>(totals, all) + inclusive - value;
+}
+
+// Block-wide minimum, returned to every thread. scratch holds kWarps words.
+template <int kWarps>
+DS_DEV u64 block_min(u64 value, u64* scratch) {
+  value = warp_min(value);
+  if (lane_id() == 0u) scratch[warp_id()] = value;
+  __syncthreads();
+  u64 result = scratch[0];
+#pragma unroll
+  for (int w = 1; w < kWarps; ++w) result = scratch[w] < result ? scratch[w] : result;
+  __syncthreads();
+  return result;
+}
+
+DS_DEV u32 shared_address(const void* pointer) {
+  return static_cast<u32>(__cvta_generic_to_shared(pointer));
+}
+
+// 16-byte global -> shared copy that does not stall the thread.
+DS_DEV void copy_async_16(void* shared_destination, const void* global_source) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                   shared_address(shared_destination)),
+               "l"(global_source)
+               : "memory");
+}
+
+DS_DEV void copy_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+
+template <int kPending>
+DS_DEV void copy_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
+
+}  // namespace ds

@@ -1,0 +1,41 @@
+// Kernel arguments, one struct shared by the host and the device so that both agree on layout.
+#pragma once
+#include "common.cuh"
+
+namespace ds {
+
+enum TopkFlags : u32 {
+  kFlagLargest = 1u << 0,
+  kFlagNanSmallest = 1u << 1,
+  kFlagIndex64 = 1u << 2,
+  kFlagOrderByValue = 1u << 3,
+  kFlagOrderByIndex = 1u << 4,
+};
+
+struct TopkParams {
+  const void* x;
+  i64 ld;
+  const int* k_per_row;
+  const int* begin;
+  const int* end;
+  const int* index_offset;
+  int* row_status;
+  void* indices;
+  i64 ld_idx;
+  void* values;
+  i64 ld_val;
+  i64 fill_index;
+  int rows;
+  int n;
+  int k;
+  u32 fill_value_bits;
+  u32 flags;
+  u32 seed;
+};
+
+struct FillTestParams {
+  u32* out;  // one record of 5 words per CTA
+  int count;
+};
+
+}  // namespace ds

@@ -1,0 +1,235 @@
+// DeepSelect top-k, one CTA per row. The row is scanned in blocks of kB elements in a fixed
+// pseudo-random block order; elements better than the running k-th candidate are appended to
+// a shared-memory candidate buffer, which a radix select compacts back to k whenever it holds
+// k + kB2. Candidates are (key, ~column) words, so integer order is the contract's total order
+// and a plateau of equal values cannot grow the buffer.
+#pragma once
+#include "bitonic_sort.cuh"
+#include "block_order.cuh"
+#include "block_primitives.cuh"
+#include "keys.cuh"
+#include "params.cuh"
+#include "radix_select.cuh"
+
+namespace ds {
+
+template <int kThreads>
+struct TopkScratch {
+  RadixScratch radix;
+  u32 warp_totals[2][kThreads / 32];
+  u64 warp_min[kThreads / 32];
+};
+
+template <class T, int kKMax, int kB, int kB2, int kThreads, int kStages>
+struct TopkRow {
+  typedef typename T::Raw Raw;
+  static const int kCapacity = kKMax + kB + kB2;
+  static const int kPerThread = kB / kThreads;
+  static const int kVec = 16 / T::kBytes;
+  static const int kWarps = kThreads / 32;
+  static const int kTopShift = 32 + T::kKeyBits - 8;
+  static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
+
+  const TopkParams& p;
+  u64* cand;
+  Raw* stages;
+  TopkScratch<kThreads>& scratch;
+  const Raw* row_x;  // x + row * ld: columns are relative to it
+  int row;
+  int first;         // the row's first column (begin)
+  int head;          // elements between the 16-byte aligned origin and the first column
+  int span;          // head + row length: the scanned range of the aligned view
+  u32 nan_key;
+  u32 invert;
+  u64 threshold;     // the current k-th candidate; only better ones are appended
+  int count;         // candidates in the buffer
+  u32 parity;        // which warp_totals buffer the next scan uses
+  bool saw_nan;
+
+  // Offset inside a block of this thread's element e: 16-byte vectors, coalesced per warp.
+  DS_DEV static int offset_of(int e) {
+    return ((e / kVec) * kThreads + int(threadIdx.x)) * kVec + (e % kVec);
+  }
+
+  DS_DEV const Raw* origin() const { return row_x + first - head; }
+
+  // Starts loading block `block` (of the aligned view) into stage `stage`.
+  DS_DEV void load_block(int block, int stage) {
+    const int lo = block * kB;
+    const int hi = min(lo + kB, span);
+    Raw* destination = stages + stage * kB;
+    const Raw* source = origin() + lo;
+    if (lo >= head && hi - lo == kB) {
+#pragma unroll
+      for (int v = 0; v < kPerThread / kVec; ++v) {
+        const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
+        copy_async_16(destination + offset, source + offset);
+      }
+    } else {
+#pragma unroll
+      for (int e = 0; e < kPerThread; ++e) {
+        const int offset = offset_of(e);
+        if (lo + offset >= head && lo + offset < hi) destination[offset] = source[offset];
+      }
+    }
+  }
+
+  DS_DEV u32 raw_at(const Raw* block_data, int offset) const { return u32(block_data[offset]); }
+
+  // Appends the block's elements that beat the threshold; returns how many the block added.
+  DS_DEV void filter_block(int block, int stage, bool check_nan) {
+    const int lo = block * kB;
+    const int valid_lo = max(lo, head) - lo;
+    const int valid_hi = min(lo + kB, span) - lo;
+    const Raw* data = stages + stage * kB;
+    const u32 column_base = u32(first - head + lo);
+    u32 mask = 0;
+#pragma unroll
+    for (int v = 0; v < kPerThread / kVec; ++v) {
+      const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
+      const uint4 word = *reinterpret_cast<const uint4*>(data + offset);
+      const u32 words[4] = {word.x, word.y, word.z, word.w};
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const u32 raw = T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
+        const bool valid = offset + j >= valid_lo && offset + j < valid_hi;
+        const u64 c = make_candidate(key_of<T>(raw, nan_key, invert), column_base + offset + j);
+        if (valid && c > threshold) mask |= 1u << (v * kVec + j);
+        if (check_nan) saw_nan |= valid && is_nan_bits<T::kSign, T::kInf>(raw);
+      }
+    }
+    u32 added;
+    const u32 position =
+        u32(count) + block_exclusive_sum<kWarps>(__popc(mask), scratch.warp_totals[parity], &added);
+    parity ^= 1u;
+    u32 slot = position;
+    while (mask != 0u) {
+      const int e = __ffs(mask) - 1;
+      mask &= mask - 1u;
+      const int offset = offset_of(e);
+      cand[slot++] =
+          make_candidate(key_of<T>(raw_at(data, offset), nan_key, invert), column_base + offset);
+    }
+    count += int(added);
+  }
+
+  // Keeps the best `keep` candidates (keep < count), in buffer order, and raises the threshold
+  // to the worst of them.
+  DS_DEV void compact(int keep) {
+    __syncthreads();
+    const Selection selection =
+        radix_select<kThreads, kTopShift>(cand, count, u32(keep), scratch.radix);
+    u64 worst = ~0ull;
+    u32 written = 0;
+    for (int base = 0; base < count; base += kThreads) {
+      const int i = base + int(threadIdx.x);
+      const u64 c = i < count ? cand[i] : 0ull;
+      const bool selected = i < count && (c & selection.mask) >= selection.prefix;
+      const u32 ballot = __ballot_sync(0xffffffffu, selected);
+      if (lane_id() == 0u) scratch.warp_totals[parity][warp_id()] = __popc(ballot);
+      __syncthreads();
+      u32 chunk_total;
+      const u32 before = warps_before<kWarps>(scratch.warp_totals[parity], &chunk_total);
+      parity ^= 1u;
+      if (selected) {
+        cand[written + before + __popc(ballot & lanes_below_mask())] = c;
+        worst = c < worst ? c : worst;
+      }
+      written += chunk_total;
+    }
+    threshold = block_min<kWarps>(worst, scratch.warp_min);
+    count = keep;
+  }
+
+  DS_DEV void scan(int keep, bool check_nan) {
+    const int blocks = (span + kB - 1) / kB;
+    const BlockOrder order(u32(blocks), row_seed(p.seed, u32(row)));
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+      if (s < blocks) load_block(int(order(u32(s))), s);
+      copy_async_commit();
+    }
+    for (int step = 0; step < blocks; ++step) {
+      const int ahead = step + kStages - 1;
+      if (ahead < blocks) load_block(int(order(u32(ahead))), ahead % kStages);
+      copy_async_commit();
+      copy_async_wait<kStages - 1>();
+      __syncthreads();
+      filter_block(int(order(u32(step))), step % kStages, check_nan);
+      if (count >= keep + kB2) compact(keep);
+      __syncthreads();
+    }
+  }
+
+  DS_DEV void write_outputs(int selected) {
+    const bool by_value = (p.flags & kFlagOrderByValue) != 0u;
+    const bool by_index = (p.flags & kFlagOrderByIndex) != 0u;
+    if ((by_value || by_index) && selected > 1) {
+      int size = 1;
+      while (size < selected) size <<= 1;
+      for (int i = selected + int(threadIdx.x); i < size; i += kThreads) cand[i] = 0ull;
+      __syncthreads();
+      bitonic_sort_descending<kThreads>(cand, size, by_index);
+    }
+    const i64 offset = p.index_offset != nullptr ? i64(p.index_offset[row]) : 0;
+    const bool index64 = (p.flags & kFlagIndex64) != 0u;
+    for (int slot = threadIdx.x; slot < p.k; slot += kThreads) {
+      i64 index = p.fill_index;
+      u32 value = p.fill_value_bits;
+      if (slot < selected) {
+        const u32 column = candidate_column(cand[slot]);
+        index = i64(column) + offset;
+        value = u32(row_x[column]);
+      }
+      if (index64) {
+        static_cast<i64*>(p.indices)[i64(row) * p.ld_idx + slot] = index;
+      } else {
+        static_cast<int*>(p.indices)[i64(row) * p.ld_idx + slot] = int(index);
+      }
+      if (p.values != nullptr) static_cast<Raw*>(p.values)[i64(row) * p.ld_val + slot] = Raw(value);
+    }
+  }
+
+  DS_DEV void run() {
+    const int n = p.n;
+    int begin = p.begin != nullptr ? min(max(p.begin[row], 0), n) : 0;
+    int end = p.end != nullptr ? min(max(p.end[row], 0), n) : n;
+    end = max(end, begin);
+    const int length = end - begin;
+    const int k_row = p.k_per_row != nullptr ? min(max(p.k_per_row[row], 0), p.k) : p.k;
+    const int keep = min(k_row, length);
+    const bool check_nan = p.row_status != nullptr;
+
+    first = begin;
+    head = int((reinterpret_cast<unsigned long long>(row_x + begin) & 15ull) / T::kBytes);
+    span = length > 0 ? head + length : 0;
+    count = 0;
+    parity = 0;
+    saw_nan = false;
+    // With nothing to keep, scan only to look for NaN: a threshold nothing beats.
+    threshold = keep > 0 ? 0ull : ~0ull;
+    if (keep > 0 || check_nan) scan(keep, check_nan);
+    if (count > keep) compact(keep);
+    __syncthreads();
+    write_outputs(min(count, keep));
+    const bool row_has_nan = __syncthreads_or(saw_nan) != 0;
+    if (check_nan && threadIdx.x == 0) p.row_status[row] = row_has_nan ? 1 : 0;
+  }
+};
+
+template <class T, int kKMax, int kB, int kB2, int kThreads, int kStages>
+DS_DEV void topk_row(const TopkParams& params) {
+  typedef TopkRow<T, kKMax, kB, kB2, kThreads, kStages> Row;
+  extern __shared__ __align__(16) unsigned char dynamic_smem[];
+  __shared__ TopkScratch<kThreads> scratch;
+  const int row = blockIdx.x;
+  Row state = {params,
+               reinterpret_cast<u64*>(dynamic_smem),
+               reinterpret_cast<typename T::Raw*>(dynamic_smem + sizeof(u64) * Row::kCapacity),
+               scratch,
+               static_cast<const typename T::Raw*>(params.x) + i64(row) * params.ld,
+               row};
+  state.run();
+}
+
+}  // namespace ds

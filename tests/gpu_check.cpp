@@ -1,0 +1,260 @@
+#include "gpu_check.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+#include "device_buffer.hpp"
+#include "driver.hpp"
+#include "dtype_bits.hpp"
+
+namespace deepselect::testing {
+namespace {
+
+constexpr uint8_t kPoison = 0xab;
+constexpr size_t kGuardBytes = 256;  // after every buffer, to catch writes past the end
+
+size_t index_bytes(const Layout& layout) { return layout.index_type == IndexType::i32 ? 4 : 8; }
+int64_t index_stride(const Problem& problem, const Layout& layout) {
+  return layout.ld_idx != 0 ? layout.ld_idx : problem.k;
+}
+int64_t value_stride(const Problem& problem, const Layout& layout) {
+  return layout.ld_val != 0 ? layout.ld_val : problem.k;
+}
+
+std::vector<uint8_t> pack(const std::vector<uint32_t>& bits, DType dtype) {
+  const size_t size = element_bytes(dtype);
+  std::vector<uint8_t> bytes(bits.size() * size);
+  for (size_t i = 0; i < bits.size(); ++i) {
+    if (size == 4) {
+      std::memcpy(&bytes[i * 4], &bits[i], 4);
+    } else {
+      const auto half = static_cast<uint16_t>(bits[i]);
+      std::memcpy(&bytes[i * 2], &half, 2);
+    }
+  }
+  return bytes;
+}
+
+// An optional int32 array on the device; null when the problem does not have it.
+std::unique_ptr<DeviceBuffer> upload_optional(const std::vector<int32_t>& host) {
+  if (host.empty()) return nullptr;
+  auto buffer = std::make_unique<DeviceBuffer>(host.size() * sizeof(int32_t));
+  buffer->upload(host.data(), buffer->bytes());
+  return buffer;
+}
+
+const int32_t* device_ints(const std::unique_ptr<DeviceBuffer>& buffer) {
+  return buffer ? buffer->at<const int32_t>() : nullptr;
+}
+
+std::unique_ptr<DeviceBuffer> poisoned_buffer(size_t bytes) {
+  auto buffer = std::make_unique<DeviceBuffer>(bytes + kGuardBytes);
+  buffer->fill(kPoison);
+  return buffer;
+}
+
+bool poisoned(const std::vector<uint8_t>& bytes, size_t first, size_t last) {
+  return std::all_of(bytes.begin() + static_cast<ptrdiff_t>(first),
+                     bytes.begin() + static_cast<ptrdiff_t>(last),
+                     [](uint8_t byte) { return byte == kPoison; });
+}
+
+// A slot as (index, value bits); the value is 0 when the call wrote no values.
+using Slot = std::pair<int64_t, uint32_t>;
+
+class OutputReader {
+ public:
+  OutputReader(const Problem& problem, const Layout& layout, const GpuOutput& output)
+      : problem_(problem), layout_(layout), output_(output) {}
+
+  Slot slot(int64_t row, int64_t s) const {
+    const size_t at = static_cast<size_t>(row * index_stride(problem_, layout_) + s);
+    int64_t index = 0;
+    if (layout_.index_type == IndexType::i32) {
+      int32_t narrow = 0;
+      std::memcpy(&narrow, &output_.indices[at * 4], 4);
+      index = narrow;
+    } else {
+      std::memcpy(&index, &output_.indices[at * 8], 8);
+    }
+    return {index, layout_.values ? value(row, s) : 0u};
+  }
+
+ private:
+  uint32_t value(int64_t row, int64_t s) const {
+    const size_t size = element_bytes(problem_.dtype);
+    const size_t at = static_cast<size_t>(row * value_stride(problem_, layout_) + s) * size;
+    uint32_t bits = 0;
+    std::memcpy(&bits, &output_.values[at], size);  // little endian: the low bytes
+    return bits;
+  }
+
+  const Problem& problem_;
+  const Layout& layout_;
+  const GpuOutput& output_;
+};
+
+std::string slot_text(const Slot& slot) {
+  char text[64];
+  std::snprintf(text, sizeof text, "(%" PRId64 ", 0x%x)", slot.first, slot.second);
+  return text;
+}
+
+// The first wrong slot of a row, or an empty string.
+std::string row_mismatch(const Problem& problem, const Layout& layout, const Result& expected,
+                         const OutputReader& reader, int64_t row) {
+  const int64_t k = problem.k;
+  const int64_t selected = expected.selected[row];
+  std::vector<Slot> want;
+  std::vector<Slot> got;
+  for (int64_t s = 0; s < k; ++s) {
+    const size_t at = static_cast<size_t>(row * k + s);
+    want.emplace_back(expected.indices[at], layout.values ? expected.values[at] : 0u);
+    got.push_back(reader.slot(row, s));
+  }
+  const bool as_set = problem.order == Order::unsorted;
+  if (as_set) {
+    std::sort(want.begin(), want.begin() + selected);
+    std::sort(got.begin(), got.begin() + selected);
+  }
+  for (int64_t s = 0; s < k; ++s) {
+    if (want[s] == got[s]) continue;
+    char text[160];
+    std::snprintf(text, sizeof text, "row %" PRId64 " slot %" PRId64 "%s of %" PRId64
+                  " selected: expected %s, got %s", row, s, as_set && s < selected ? " (sorted)" : "",
+                  selected, slot_text(want[s]).c_str(), slot_text(got[s]).c_str());
+    return text;
+  }
+  return "";
+}
+
+// The bytes of each row past k, and the guard past the last row, must hold the poison.
+bool padding_untouched(const std::vector<uint8_t>& bytes, int64_t rows, int64_t k,
+                       int64_t stride, size_t element) {
+  for (int64_t r = 0; r < rows; ++r) {
+    if (!poisoned(bytes, static_cast<size_t>(r * stride + k) * element,
+                  static_cast<size_t>((r + 1) * stride) * element)) {
+      return false;
+    }
+  }
+  return poisoned(bytes, static_cast<size_t>(rows * stride) * element, bytes.size());
+}
+
+}  // namespace
+
+GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
+  const Driver& cuda = driver();
+  const size_t element = element_bytes(problem.dtype);
+  const std::vector<uint8_t> x_bytes = pack(problem.x, problem.dtype);
+  const size_t shift = static_cast<size_t>(layout.x_shift) * element;
+  DeviceBuffer x(shift + x_bytes.size() + kGuardBytes);
+  x.fill(0xff);  // NaN in every dtype around the input
+  x.upload(x_bytes.data(), x_bytes.size(), shift);
+  const std::unique_ptr<DeviceBuffer> k_per_row = upload_optional(problem.k_per_row);
+  const std::unique_ptr<DeviceBuffer> begin = upload_optional(problem.begin);
+  const std::unique_ptr<DeviceBuffer> end = upload_optional(problem.end);
+  const std::unique_ptr<DeviceBuffer> index_offset = upload_optional(problem.index_offset);
+  const auto rows = static_cast<size_t>(problem.rows);
+  const std::unique_ptr<DeviceBuffer> indices = poisoned_buffer(
+      rows * static_cast<size_t>(index_stride(problem, layout)) * index_bytes(layout));
+  const std::unique_ptr<DeviceBuffer> values =
+      layout.values ? poisoned_buffer(rows * static_cast<size_t>(value_stride(problem, layout)) *
+                                      element)
+                    : nullptr;
+  const std::unique_ptr<DeviceBuffer> row_status =
+      layout.row_status ? poisoned_buffer(rows * sizeof(int32_t)) : nullptr;
+  // The uploads and memsets may still be in flight on the legacy stream.
+  check_cuda(cuda.cuCtxSynchronize(), "cuCtxSynchronize");
+
+  TopkArgs args;
+  args.x = x.at<const void>(shift);
+  args.dtype = problem.dtype;
+  args.rows = problem.rows;
+  args.n = problem.n;
+  args.ld = problem.ld;
+  args.k = problem.k;
+  args.k_per_row = device_ints(k_per_row);
+  args.begin = device_ints(begin);
+  args.end = device_ints(end);
+  args.largest = problem.largest;
+  args.order = problem.order;
+  args.nan_policy = problem.nan_policy;
+  args.indices = indices->at<void>();
+  args.index_type = layout.index_type;
+  args.ld_idx = layout.ld_idx;
+  args.values = values ? values->at<void>() : nullptr;
+  args.ld_val = layout.ld_val;
+  args.fill_index = problem.fill_index;
+  args.fill_value = problem.fill_value;
+  args.index_offset = device_ints(index_offset);
+  args.row_status = row_status ? row_status->at<int32_t>() : nullptr;
+  const std::unique_ptr<Stream> stream = layout.own_stream ? std::make_unique<Stream>() : nullptr;
+  const CUstream handle = stream ? stream->get() : nullptr;
+  topk(args, handle);
+  check_cuda(cuda.cuStreamSynchronize(handle), "cuStreamSynchronize after topk");
+
+  GpuOutput output;
+  output.indices = indices->download();
+  if (values) output.values = values->download();
+  if (row_status) output.row_status = row_status->download();
+  return output;
+}
+
+std::string first_mismatch(const Problem& problem, const Layout& layout, const Result& expected,
+                           const GpuOutput& output) {
+  const OutputReader reader(problem, layout, output);
+  std::string first;
+  int64_t bad_rows = 0;
+  for (int64_t r = 0; r < problem.rows; ++r) {
+    std::string mismatch = row_mismatch(problem, layout, expected, reader, r);
+    if (layout.row_status) {
+      int32_t status = 0;
+      std::memcpy(&status, &output.row_status[static_cast<size_t>(r) * 4], 4);
+      if (mismatch.empty() && status != expected.row_status[r]) {
+        mismatch = "row " + std::to_string(r) + ": row_status " + std::to_string(status) +
+                   ", expected " + std::to_string(expected.row_status[r]);
+      }
+    }
+    if (mismatch.empty()) continue;
+    if (bad_rows++ == 0) first = mismatch;
+  }
+  if (!first.empty()) return std::to_string(bad_rows) + " rows differ; first: " + first;
+  if (!padding_untouched(output.indices, problem.rows, problem.k, index_stride(problem, layout),
+                         index_bytes(layout))) {
+    return "indices written outside [0, k) of a row or past the buffer";
+  }
+  if (layout.values &&
+      !padding_untouched(output.values, problem.rows, problem.k, value_stride(problem, layout),
+                         element_bytes(problem.dtype))) {
+    return "values written outside [0, k) of a row or past the buffer";
+  }
+  if (layout.row_status &&
+      !padding_untouched(output.row_status, problem.rows, 1, 1, sizeof(int32_t))) {
+    return "row_status written past the buffer";
+  }
+  return "";
+}
+
+bool check_on_gpu(const std::string& label, const CaseSpec& spec) {
+  const auto start = std::chrono::steady_clock::now();
+  std::string mismatch;
+  try {
+    const Problem problem = make_problem(spec);
+    const Result expected = reference_topk(problem);
+    mismatch = first_mismatch(problem, spec.layout, expected, run_on_gpu(problem, spec.layout));
+  } catch (const std::exception& error) {
+    mismatch = std::string("exception: ") + error.what();
+  }
+  const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
+  std::printf("%s: %s: %s (%.2f s)\n", label.c_str(), describe(spec).c_str(),
+              mismatch.empty() ? "ok" : ("MISMATCH " + mismatch).c_str(), seconds.count());
+  std::fflush(stdout);
+  return mismatch.empty();
+}
+
+}  // namespace deepselect::testing

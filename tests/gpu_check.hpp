@@ -1,0 +1,32 @@
+// Runs one case through deepselect::topk and compares every output byte with the reference.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reference.hpp"
+#include "topk_case.hpp"
+
+namespace deepselect::testing {
+
+// The whole output buffers after a call, guard bytes included.
+struct GpuOutput {
+  std::vector<uint8_t> indices;
+  std::vector<uint8_t> values;  // empty without values
+  std::vector<uint8_t> row_status;  // empty without row_status
+};
+
+// Uploads the problem (x shifted by layout.x_shift elements, NaN around it), poisons the outputs
+// with 0xAB bytes, calls topk and waits for it. Needs a current context.
+GpuOutput run_on_gpu(const Problem& problem, const Layout& layout);
+
+// Empty when the output is what the reference says (unsorted rows compared as sets) and every
+// byte the call must not write still holds the poison; otherwise the first difference.
+std::string first_mismatch(const Problem& problem, const Layout& layout, const Result& expected,
+                           const GpuOutput& output);
+
+// Generates, runs and compares one case, printing one line about it. True when it matched.
+bool check_on_gpu(const std::string& label, const CaseSpec& spec);
+
+}  // namespace deepselect::testing

@@ -1,0 +1,59 @@
+#include "scan_model.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "block_order.cuh"
+
+namespace deepselect::testing {
+namespace {
+
+// Keeps the best `keep` candidates (unordered, the worst of them last) and returns how many
+// were fed in.
+int64_t select_best(std::vector<Scored>& buffer, int64_t keep) {
+  const auto fed = static_cast<int64_t>(buffer.size());
+  if (keep < fed) {
+    std::nth_element(buffer.begin(), buffer.begin() + (keep - 1), buffer.end(), better);
+    buffer.resize(keep);
+  }
+  return fed;
+}
+
+}  // namespace
+
+ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t block2,
+                     uint32_t seed, uint32_t row_index) {
+  const auto n = static_cast<int64_t>(row.size());
+  const auto m = static_cast<uint32_t>((n + block - 1) / block);
+  const ds::BlockOrder order(m, ds::row_seed(seed, row_index));
+  ScanStats stats;
+  std::vector<Scored> buffer;
+  std::optional<Scored> threshold;  // the current k-th best, once the buffer was compacted
+  for (uint32_t step = 0; step < m; ++step) {
+    const int64_t lo = static_cast<int64_t>(order(step)) * block;
+    const int64_t hi = std::min(lo + block, n);
+    for (int64_t j = lo; j < hi; ++j) {
+      if (!threshold || better(row[j], *threshold)) buffer.push_back(row[j]);
+    }
+    stats.max_buffer = std::max(stats.max_buffer, static_cast<int64_t>(buffer.size()));
+    if (static_cast<int64_t>(buffer.size()) >= k + block2) {
+      stats.work += select_best(buffer, k);
+      threshold = buffer.back();
+    }
+  }
+  stats.work += select_best(buffer, k);
+  std::sort(buffer.begin(), buffer.end(), better);
+  for (const Scored& candidate : buffer) stats.selected.push_back(candidate.column);
+  return stats;
+}
+
+double work_bound(int64_t n, int k, int64_t block, int64_t block2) {
+  const int64_t m = (n + block - 1) / block;
+  double harmonic = 0.0;
+  for (int64_t i = 1; i <= m; ++i) harmonic += 1.0 / static_cast<double>(i);
+  const auto kd = static_cast<double>(k);
+  return (1.0 + kd / static_cast<double>(block2)) *
+         (kd + static_cast<double>(block + block2)) * harmonic;
+}
+
+}  // namespace deepselect::testing

@@ -1,0 +1,28 @@
+// A CPU model of the DeepSelect scan (seeds/DeepSelect-deep-dive.md) in the kernel's block
+// order, to check the buffer bound, exactness and the compaction work before any GPU runs.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "reference.hpp"
+
+namespace deepselect::testing {
+
+struct ScanStats {
+  int64_t max_buffer = 0;         // candidates held after appending a block
+  int64_t work = 0;               // W: elements fed to all selections, the final one included
+  std::vector<int32_t> selected;  // columns of the result, best first
+};
+
+// Scans row (its elements scored under the call's order) in blocks of `block` elements, visited
+// in ds::BlockOrder(m, ds::row_seed(seed, row_index)) order, compacting to k whenever the buffer
+// holds at least k + block2 candidates.
+ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t block2,
+                     uint32_t seed, uint32_t row_index);
+
+// The seed's bound on E[W]: (1 + k/B2)(k + B + B2) H_m with m = ceil(N/B).
+double work_bound(int64_t n, int k, int64_t block, int64_t block2);
+
+}  // namespace deepselect::testing

@@ -1,0 +1,161 @@
+// CPU checks of the DeepSelect scan in the kernel's block order: the buffer bound, exactness
+// and the seed's bound on the compaction work.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "block_order.cuh"
+#include "data_gen.hpp"
+#include "parallel.hpp"
+#include "reference.hpp"
+#include "scan_model.hpp"
+
+namespace deepselect::testing {
+namespace {
+
+constexpr uint32_t kScanSeed = 0x5eed1234u;
+
+bool is_permutation_of_range(const ds::BlockOrder& order, uint32_t m) {
+  std::vector<bool> seen(m, false);
+  for (uint32_t i = 0; i < m; ++i) {
+    const uint32_t block = order(i);
+    if (block >= m || seen[block]) return false;
+    seen[block] = true;
+  }
+  return true;
+}
+
+std::vector<uint32_t> sequence(const ds::BlockOrder& order) {
+  std::vector<uint32_t> blocks(order.m);
+  for (uint32_t i = 0; i < order.m; ++i) blocks[i] = order(i);
+  return blocks;
+}
+
+struct Shape {
+  int64_t n;
+  int k;
+  int64_t block;
+  int64_t block2;
+};
+
+struct RowCheck {
+  ScanStats stats;
+  bool matches_reference = false;
+};
+
+// 20 rows of dist; each row is scanned by the model and compared with the reference.
+std::vector<RowCheck> check_rows(const Shape& shape, Dist dist) {
+  constexpr int kRows = 20;
+  Problem problem;
+  problem.rows = kRows;
+  problem.n = shape.n;
+  problem.k = shape.k;
+  problem.order = Order::by_value;
+  problem.x.resize(kRows * shape.n);
+  parallel_for(kRows, [&](int64_t r) {
+    std::mt19937_64 rng = make_rng(static_cast<uint64_t>(dist) * 1000 + 17, r);
+    generate(dist, DType::f32, std::span(problem.x).subspan(r * shape.n, shape.n), rng);
+  });
+  const Result expected = reference_topk(problem);
+  std::vector<RowCheck> checks(kRows);
+  parallel_for(kRows, [&](int64_t r) {
+    std::vector<Scored> row;
+    row.reserve(shape.n);
+    for (int64_t c = 0; c < shape.n; ++c) {
+      row.push_back(score_of(problem.x[r * shape.n + c], static_cast<int32_t>(c), DType::f32,
+                             true, NanPolicy::nan_is_largest));
+    }
+    RowCheck& check = checks[r];
+    check.stats = model_scan(row, shape.k, shape.block, shape.block2, kScanSeed,
+                             static_cast<uint32_t>(r));
+    const auto first = expected.indices.begin() + r * shape.k;
+    check.matches_reference =
+        std::equal(check.stats.selected.begin(), check.stats.selected.end(), first,
+                   first + expected.selected[r]) &&
+        static_cast<int32_t>(check.stats.selected.size()) == expected.selected[r];
+  });
+  return checks;
+}
+
+}  // namespace
+
+TEST_CASE("scan model: BlockOrder is a permutation of [0, m)") {
+  for (uint32_t m = 1; m <= 5000; ++m) {
+    CAPTURE(m);
+    CHECK(is_permutation_of_range(ds::BlockOrder(m, ds::row_seed(kScanSeed, m)), m));
+  }
+  for (uint32_t m : {65536u, 65537u, 1000003u, 1u << 21}) {
+    CAPTURE(m);
+    CHECK(is_permutation_of_range(ds::BlockOrder(m, ds::row_seed(7u, m)), m));
+  }
+}
+
+TEST_CASE("scan model: BlockOrder depends only on (m, seed)") {
+  for (uint32_t m : {2u, 3u, 17u, 64u, 1000u, 4097u}) {
+    for (uint32_t row : {0u, 1u, 131u}) {
+      CAPTURE(m);
+      CAPTURE(row);
+      const uint32_t seed = ds::row_seed(kScanSeed, row);
+      const std::vector<uint32_t> first = sequence(ds::BlockOrder(m, seed));
+      // Walking another order in between shows there is no hidden state.
+      sequence(ds::BlockOrder(m + 1, seed ^ 1u));
+      CHECK(sequence(ds::BlockOrder(m, seed)) == first);
+      if (m >= 17) {
+        CHECK(sequence(ds::BlockOrder(m, ds::row_seed(kScanSeed, row + 1))) != first);
+      }
+    }
+  }
+}
+
+TEST_CASE("scan model: buffer bound, exact result and the seed's work bound") {
+  const Shape shapes[] = {
+      // The CPU-model table of docs/workloads.md.
+      {131072, 2048, 4096, 4096},
+      {131072, 2048, 1024, 1024},
+      {131072, 512, 8192, 4096},
+      {1048576, 1024, 8192, 4096},
+      {129280, 50, 4096, 1024},
+      {32768, 2048, 4096, 4096},
+      {8192, 2048, 1024, 1024},
+      // Small B2 against B, k = 1, N near k, a partial last block, N < k, B = 1.
+      {1000, 7, 64, 32},
+      {100000, 1, 256, 1},
+      {5000, 4096, 512, 512},
+      {4097, 4096, 1024, 4096},
+      {3000, 4096, 1024, 1024},
+      {777, 50, 1, 1},
+  };
+  const Dist dists[] = {Dist::normal,   Dist::ascending, Dist::descending,
+                        Dist::relu_ties, Dist::quantized, Dist::constant};
+  for (const Shape& shape : shapes) {
+    for (const Dist dist : dists) {
+      CAPTURE(shape.n);
+      CAPTURE(shape.k);
+      CAPTURE(shape.block);
+      CAPTURE(shape.block2);
+      CAPTURE(dist_name(dist));
+      const std::vector<RowCheck> checks = check_rows(shape, dist);
+      double total_work = 0.0;
+      int64_t max_buffer = 0;
+      for (const RowCheck& check : checks) {
+        CHECK(check.matches_reference);
+        CHECK(check.stats.max_buffer <= shape.k + shape.block + shape.block2);
+        total_work += static_cast<double>(check.stats.work);
+        max_buffer = std::max(max_buffer, check.stats.max_buffer);
+      }
+      const double mean_work = total_work / static_cast<double>(checks.size());
+      const double bound = work_bound(shape.n, shape.k, shape.block, shape.block2);
+      const auto n = static_cast<double>(shape.n);
+      std::printf("scan model N=%lld k=%d B=%lld B2=%lld %-10s mean W=%.3f N bound=%.3f N "
+                  "max buffer=%lld\n",
+                  static_cast<long long>(shape.n), shape.k, static_cast<long long>(shape.block),
+                  static_cast<long long>(shape.block2), dist_name(dist), mean_work / n,
+                  bound / n, static_cast<long long>(max_buffer));
+      // The seed proves the bound for k <= N only.
+      if (shape.k <= shape.n) CHECK(mean_work <= bound);
+    }
+  }
+}
+
+}  // namespace deepselect::testing

@@ -1,0 +1,110 @@
+// deepselect::topk on the GPU against the CPU reference, bit for bit.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "device_buffer.hpp"
+#include "gpu_check.hpp"
+#include "test_support.hpp"
+
+namespace deepselect::testing {
+namespace {
+
+constexpr uint64_t kSuiteSeed = 20240611;
+constexpr int kRandomCases = 320;
+
+}  // namespace
+
+// DEEPSELECT_TEST_GPU_CASE=<i> runs only case i, to reproduce a failure.
+TEST_CASE("gpu: randomized suite") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const char* only = std::getenv("DEEPSELECT_TEST_GPU_CASE");
+  for (int i = 0; i < kRandomCases; ++i) {
+    if (only != nullptr && std::atoi(only) != i) continue;
+    CAPTURE(i);
+    CHECK(check_on_gpu("case " + std::to_string(i), random_spec(kSuiteSeed, i)));
+  }
+}
+
+TEST_CASE("gpu: determinism") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  CaseSpec batch;  // ties everywhere, unsorted: the bytes must still repeat
+  batch.rows = 16;
+  batch.n = 131072;
+  batch.k = 2048;
+  batch.dist = Dist::relu_ties;
+  CaseSpec single = batch;  // one long row, which a plan may split across CTAs
+  single.dtype = DType::bf16;
+  single.rows = 1;
+  single.n = 1048576;
+  single.k = 512;
+  single.dist = Dist::quantized;
+  for (const CaseSpec& spec : {batch, single}) {
+    CAPTURE(describe(spec));
+    const Problem problem = make_problem(spec);
+    const GpuOutput first = run_on_gpu(problem, spec.layout);
+    CHECK(first_mismatch(problem, spec.layout, reference_topk(problem), first) == "");
+    for (int rerun = 1; rerun < 20; ++rerun) {
+      CAPTURE(rerun);
+      const GpuOutput again = run_on_gpu(problem, spec.layout);
+      CHECK(again.indices == first.indices);
+      CHECK(again.values == first.values);
+      CHECK(again.row_status == first.row_status);
+    }
+  }
+}
+
+// Small enough to run under compute-sanitizer memcheck and racecheck.
+TEST_CASE("gpu: sanitizer subset") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  std::vector<CaseSpec> cases(6);
+  cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
+  cases[0].n = 300;
+  cases[0].ld = 301;
+  cases[0].k = 7;
+  cases[0].bounds = Bounds::ragged;
+  cases[0].per_row_k = true;
+  cases[0].index_offset = true;
+  cases[0].layout = {IndexType::i64, true, true, 9, 8, 1, true};
+  cases[1].dtype = DType::bf16;  // specials, smallest first, NaN smallest
+  cases[1].rows = 2;
+  cases[1].n = 5000;
+  cases[1].ld = 5003;
+  cases[1].k = 50;
+  cases[1].dist = Dist::specials;
+  cases[1].largest = false;
+  cases[1].order = Order::by_value;
+  cases[1].nan_policy = NanPolicy::nan_is_smallest;
+  cases[1].layout.x_shift = 1;
+  cases[2].dtype = DType::f16;  // k near n, sorted by index, a given fill
+  cases[2].n = 4097;
+  cases[2].k = 4096;
+  cases[2].dist = Dist::normal;
+  cases[2].bounds = Bounds::end_only;
+  cases[2].order = Order::by_index;
+  cases[2].fill_index = 7;
+  cases[2].fill_value = -1.5;
+  cases[3].rows = 4;  // huge tie sets, begin only, no values
+  cases[3].n = 20000;
+  cases[3].k = 512;
+  cases[3].dist = Dist::relu_ties;
+  cases[3].bounds = Bounds::begin_only;
+  cases[3].layout.values = false;
+  cases[4].dist = Dist::normal;  // the smallest problem
+  cases[5].rows = 2;  // ascending, several blocks per row, by value
+  cases[5].n = 70001;
+  cases[5].k = 2048;
+  cases[5].dist = Dist::ascending;
+  cases[5].order = Order::by_value;
+  cases[5].layout.x_shift = 1;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    cases[i].seed = 100 + i;
+    CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i]));
+  }
+}
+
+}  // namespace deepselect::testing
