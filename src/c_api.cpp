@@ -63,8 +63,14 @@ int ds_topk(const ds_topk_args* args, void* stream) {
   }
 }
 
-const char* ds_last_error(void) { return last_error.c_str(); }
-const char* ds_last_error_argument(void) { return last_argument.c_str(); }
-const char* ds_version(void) { return deepselect::version(); }
+const char* ds_last_error(void) {
+  return last_error.c_str();
+}
+const char* ds_last_error_argument(void) {
+  return last_argument.c_str();
+}
+const char* ds_version(void) {
+  return deepselect::version();
+}
 
 }  // extern "C"

@@ -76,9 +76,9 @@ CompiledKernel compile(const KernelSpec& spec, const std::string& source) {
       program.get(), static_cast<int>(option_pointers.size()), option_pointers.data());
   std::string log = program.log();
   if (result != NVRTC_SUCCESS) {
-    throw CompileError(fmt::format("deepselect: NVRTC failed to compile {}: {}\n{}",
-                                   spec.to_string(), nvrtcGetErrorString(result), log),
-                       std::move(log), source);
+    std::string message = fmt::format("deepselect: NVRTC failed to compile {}: {}\n{}",
+                                      spec.to_string(), nvrtcGetErrorString(result), log);
+    throw CompileError(message, std::move(log), source);
   }
   size_t size = 0;
   check_nvrtc(nvrtcGetCUBINSize(program.get(), &size), "nvrtcGetCUBINSize");

@@ -22,8 +22,8 @@ std::filesystem::path env_path(const char* name) {
 
 void warn_unusable(const DiskCache& cache, const char* what) {
   if (!cache.usable()) {
-    fmt::print(stderr, "deepselect: warning: {} {} is unusable ({}); continuing without it\n",
-               what, cache.dir().string(), cache.problem());
+    fmt::print(stderr, "deepselect: warning: {} {} is unusable ({}); continuing without it\n", what,
+               cache.dir().string(), cache.problem());
   }
 }
 
@@ -57,9 +57,10 @@ std::string cache_key_text(const KernelSpec& spec) {
     options += option;
   }
   return fmt::format(
-      "format={}\nlibrary={}\ntemplates={}\nspec={}\narch={}\nnvrtc={}\noptions={}\n",
-      kKeyFormat, DEEPSELECT_VERSION, templates_digest(), spec.to_string(),
-      spec.arch.to_string(), nvrtc_version(), options);
+      "format={}\nlibrary={}\ntemplates={}\nunit={}\nspec={}\narch={}\nnvrtc={}\noptions={}\n",
+      kKeyFormat, DEEPSELECT_VERSION, templates_digest(),
+      text_digest(render_translation_unit(spec)), spec.to_string(), spec.arch.to_string(),
+      nvrtc_version(), options);
 }
 
 CubinStore::CubinStore(StoreConfig config)
@@ -156,10 +157,9 @@ std::shared_ptr<const Cubin> CubinStore::compile_and_publish(const KernelSpec& s
   cubin->compile_seconds = compiled.seconds;
   if (cache_.writable()) {
     try {
-      cache_.store(CacheEntry{key, cubin->symbol,
-                              fmt::format("nvrtc={} library={}", nvrtc_version(),
-                                          DEEPSELECT_VERSION),
-                              cubin->bytes});
+      cache_.store(CacheEntry{
+          key, cubin->symbol,
+          fmt::format("nvrtc={} library={}", nvrtc_version(), DEEPSELECT_VERSION), cubin->bytes});
     } catch (const Error& error) {
       fmt::print(stderr, "deepselect: warning: {}; the kernel stays in memory only\n",
                  error.what());

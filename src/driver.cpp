@@ -28,15 +28,15 @@ LoadedDriver load_driver() {
   // pointer has exactly the prototype it is called through.
 #define DS_DRIVER_SYMBOL(name) #name
 #define DS_DRIVER_EXPANDED_SYMBOL(name) DS_DRIVER_SYMBOL(name)
-#define DS_DRIVER_RESOLVE(name)                                                             \
-  {                                                                                         \
-    const char* symbol = DS_DRIVER_EXPANDED_SYMBOL(name);                                   \
-    void* fn = dlsym(library, symbol);                                                      \
-    if (fn == nullptr) {                                                                    \
-      loaded.reason = fmt::format("the CUDA driver is too old: it lacks {}", symbol);       \
-      all_found = false;                                                                    \
-    }                                                                                       \
-    loaded.table.name = reinterpret_cast<decltype(loaded.table.name)>(fn);                  \
+#define DS_DRIVER_RESOLVE(name)                                                       \
+  {                                                                                   \
+    const char* symbol = DS_DRIVER_EXPANDED_SYMBOL(name);                             \
+    void* fn = dlsym(library, symbol);                                                \
+    if (fn == nullptr) {                                                              \
+      loaded.reason = fmt::format("the CUDA driver is too old: it lacks {}", symbol); \
+      all_found = false;                                                              \
+    }                                                                                 \
+    loaded.table.name = reinterpret_cast<decltype(loaded.table.name)>(fn);            \
   }
   DS_DRIVER_FUNCTIONS(DS_DRIVER_RESOLVE)
 #undef DS_DRIVER_RESOLVE
@@ -71,7 +71,9 @@ const Driver* driver_or_null() {
   return loaded.ok ? &loaded.table : nullptr;
 }
 
-const std::string& driver_unavailable_reason() { return loaded_driver().reason; }
+const std::string& driver_unavailable_reason() {
+  return loaded_driver().reason;
+}
 
 const Driver& driver() {
   const Driver* table = driver_or_null();
@@ -88,6 +90,16 @@ void check_cuda(CUresult result, const char* what) {
     table->cuGetErrorString(result, &text);
   }
   throw Error(fmt::format("deepselect: {} failed: {} ({})", what, name, text));
+}
+
+CUcontext use_primary_context(int ordinal) {
+  const Driver& cu = driver();
+  CUdevice device = 0;
+  check_cuda(cu.cuDeviceGet(&device, ordinal), "cuDeviceGet");
+  CUcontext context = nullptr;
+  check_cuda(cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  check_cuda(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  return context;
 }
 
 ContextScope::ContextScope(CUcontext context) {

@@ -7,51 +7,51 @@
 
 namespace deepselect {
 
-#define DS_DRIVER_FUNCTIONS(X)                                                               \
-  X(cuInit)                                                                                  \
-  X(cuDriverGetVersion)                                                                      \
-  X(cuDeviceGetCount)                                                                        \
-  X(cuDeviceGet)                                                                             \
-  X(cuDeviceGetName)                                                                         \
-  X(cuDeviceGetAttribute)                                                                    \
-  X(cuDevicePrimaryCtxRetain)                                                                \
-  X(cuDevicePrimaryCtxRelease)                                                               \
-  X(cuCtxSetCurrent)                                                                         \
-  X(cuCtxGetCurrent)                                                                         \
-  X(cuCtxGetDevice)                                                                          \
-  X(cuCtxGetId)                                                                              \
-  X(cuCtxPushCurrent)                                                                        \
-  X(cuCtxPopCurrent)                                                                         \
-  X(cuCtxSynchronize)                                                                        \
-  X(cuStreamGetCtx)                                                                          \
-  X(cuModuleLoadData)                                                                        \
-  X(cuModuleUnload)                                                                          \
-  X(cuModuleGetFunction)                                                                     \
-  X(cuFuncSetAttribute)                                                                      \
-  X(cuFuncGetAttribute)                                                                      \
-  X(cuLaunchKernelEx)                                                                        \
-  X(cuGetErrorName)                                                                          \
-  X(cuGetErrorString)                                                                        \
-  X(cuMemAlloc)                                                                              \
-  X(cuMemFree)                                                                               \
-  X(cuMemcpyHtoD)                                                                            \
-  X(cuMemcpyDtoH)                                                                            \
-  X(cuMemcpyDtoD)                                                                            \
-  X(cuMemsetD8)                                                                              \
-  X(cuMemsetD32)                                                                             \
-  X(cuStreamCreate)                                                                          \
-  X(cuStreamDestroy)                                                                         \
-  X(cuStreamSynchronize)                                                                     \
-  X(cuEventCreate)                                                                           \
-  X(cuEventRecord)                                                                           \
-  X(cuEventSynchronize)                                                                      \
-  X(cuEventElapsedTime)                                                                      \
-  X(cuEventDestroy)                                                                          \
-  X(cuStreamBeginCapture)                                                                    \
-  X(cuStreamEndCapture)                                                                      \
-  X(cuGraphInstantiateWithFlags)                                                             \
-  X(cuGraphLaunch)                                                                           \
-  X(cuGraphExecDestroy)                                                                      \
+#define DS_DRIVER_FUNCTIONS(X)   \
+  X(cuInit)                      \
+  X(cuDriverGetVersion)          \
+  X(cuDeviceGetCount)            \
+  X(cuDeviceGet)                 \
+  X(cuDeviceGetName)             \
+  X(cuDeviceGetAttribute)        \
+  X(cuDevicePrimaryCtxRetain)    \
+  X(cuDevicePrimaryCtxRelease)   \
+  X(cuCtxSetCurrent)             \
+  X(cuCtxGetCurrent)             \
+  X(cuCtxGetDevice)              \
+  X(cuCtxGetId)                  \
+  X(cuCtxPushCurrent)            \
+  X(cuCtxPopCurrent)             \
+  X(cuCtxSynchronize)            \
+  X(cuStreamGetCtx)              \
+  X(cuModuleLoadData)            \
+  X(cuModuleUnload)              \
+  X(cuModuleGetFunction)         \
+  X(cuFuncSetAttribute)          \
+  X(cuFuncGetAttribute)          \
+  X(cuLaunchKernelEx)            \
+  X(cuGetErrorName)              \
+  X(cuGetErrorString)            \
+  X(cuMemAlloc)                  \
+  X(cuMemFree)                   \
+  X(cuMemcpyHtoD)                \
+  X(cuMemcpyDtoH)                \
+  X(cuMemcpyDtoD)                \
+  X(cuMemsetD8)                  \
+  X(cuMemsetD32)                 \
+  X(cuStreamCreate)              \
+  X(cuStreamDestroy)             \
+  X(cuStreamSynchronize)         \
+  X(cuEventCreate)               \
+  X(cuEventRecord)               \
+  X(cuEventSynchronize)          \
+  X(cuEventElapsedTime)          \
+  X(cuEventDestroy)              \
+  X(cuStreamBeginCapture)        \
+  X(cuStreamEndCapture)          \
+  X(cuGraphInstantiateWithFlags) \
+  X(cuGraphLaunch)               \
+  X(cuGraphExecDestroy)          \
   X(cuGraphDestroy)
 
 // Function pointers with the prototypes of this toolkit's cuda.h.
@@ -71,6 +71,10 @@ const Driver& driver();
 
 // Throws Error("<what>: CUDA_ERROR_X (text)") when result is not CUDA_SUCCESS.
 void check_cuda(CUresult result, const char* what);
+
+// Retains device ordinal's primary context, makes it current and returns it (for tools and
+// tests; applications bring their own context).
+CUcontext use_primary_context(int ordinal);
 
 // Makes a context current for a scope and restores the previous one.
 class ContextScope {

@@ -17,7 +17,7 @@ uint32_t float_to_f16(float value) {
   const uint32_t bits = std::bit_cast<uint32_t>(value);
   const uint32_t sign = (bits >> 16) & 0x8000u;
   const uint32_t magnitude = bits & 0x7fffffffu;
-  if (magnitude > 0x7f800000u) return sign | 0x7e00u;  // NaN
+  if (magnitude > 0x7f800000u) return sign | 0x7e00u;   // NaN
   if (magnitude >= 0x477ff000u) return sign | 0x7c00u;  // rounds to inf
   if (magnitude < 0x38800000u) {
     // Subnormal half (or zero): scale into the 10-bit mantissa with round to nearest even.

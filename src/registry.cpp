@@ -61,10 +61,10 @@ LoadedKernel KernelRegistry::load(const KernelSpec& spec, CUcontext context) {
              "cuModuleGetFunction");
   const size_t smem = spec.dynamic_smem_bytes();
   if (smem > 48 * 1024) {
-    check_cuda(cu.cuFuncSetAttribute(kernel.function,
-                                     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                     static_cast<int>(smem)),
-               "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    check_cuda(
+        cu.cuFuncSetAttribute(kernel.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                              static_cast<int>(smem)),
+        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   }
   if (spec.cluster > 8) {
     check_cuda(cu.cuFuncSetAttribute(kernel.function,

@@ -7,6 +7,10 @@
 
 namespace deepselect {
 
+std::string text_digest(const std::string& text) {
+  return fmt::format("{:016x}", XXH3_64bits(text.data(), text.size()));
+}
+
 const std::string& templates_digest() {
   static const std::string digest = [] {
     XXH3_state_t* state = XXH3_createState();

@@ -13,6 +13,9 @@ struct SourceFile {
 
 const std::vector<SourceFile>& embedded_templates();
 
+// A hex digest of text.
+std::string text_digest(const std::string& text);
+
 // A digest of every embedded template (names and text), hex: part of each cache key.
 const std::string& templates_digest();
 

@@ -45,7 +45,9 @@ int parse_int(std::string_view field, std::string_view text) {
   return value;
 }
 
-bool is_power_of_two(int value) { return value > 0 && (value & (value - 1)) == 0; }
+bool is_power_of_two(int value) {
+  return value > 0 && (value & (value - 1)) == 0;
+}
 
 void require(bool condition, const char* field, const std::string& message) {
   if (!condition) throw ArgumentError(field, message);
@@ -53,13 +55,15 @@ void require(bool condition, const char* field, const std::string& message) {
 
 }  // namespace
 
-std::string Arch::to_string() const { return fmt::format("sm_{}a", sm); }
+std::string Arch::to_string() const {
+  return fmt::format("sm_{}a", sm);
+}
 
 Arch Arch::parse(std::string_view text) {
   if (text == "sm_90a") return Arch{90};
   if (text == "sm_100a") return Arch{100};
-  throw ArgumentError("arch",
-                      fmt::format("unsupported architecture '{}' (supported: sm_90a, sm_100a)", text));
+  throw ArgumentError(
+      "arch", fmt::format("unsupported architecture '{}' (supported: sm_90a, sm_100a)", text));
 }
 
 const char* dtype_name(DType dtype) {
@@ -81,7 +85,9 @@ DType parse_dtype(std::string_view text) {
   throw ArgumentError("dtype", fmt::format("unknown dtype '{}' (f32, bf16, f16)", text));
 }
 
-size_t dtype_bytes(DType dtype) { return dtype == DType::f32 ? 4 : 2; }
+size_t dtype_bytes(DType dtype) {
+  return dtype == DType::f32 ? 4 : 2;
+}
 
 void KernelSpec::validate() const {
   require(dtype == DType::f32 || dtype == DType::bf16 || dtype == DType::f16, "dtype",
@@ -174,8 +180,8 @@ size_t KernelSpec::dynamic_smem_bytes() const {
 
 size_t KernelSpecHash::operator()(const KernelSpec& spec) const noexcept {
   size_t hash = static_cast<size_t>(spec.kind);
-  for (int field : {static_cast<int>(spec.dtype), spec.k_max, spec.block, spec.block2,
-                    spec.threads, spec.cluster, spec.arch.sm, static_cast<int>(spec.epilogue)}) {
+  for (int field : {static_cast<int>(spec.dtype), spec.k_max, spec.block, spec.block2, spec.threads,
+                    spec.cluster, spec.arch.sm, static_cast<int>(spec.epilogue)}) {
     hash = hash * 1000003u ^ static_cast<size_t>(field);
   }
   return hash;

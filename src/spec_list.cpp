@@ -19,7 +19,8 @@ std::vector<KernelSpec> parse_spec_list(std::string_view text) {
     position = stop + 1;
     ++line_number;
     line = line.substr(0, line.find('#'));
-    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     try {
       KernelSpec spec = KernelSpec::parse(line);
       spec.validate();

@@ -53,9 +53,9 @@ Checked validate(const TopkArgs& a) {
   checked.ld = a.ld == 0 ? a.n : a.ld;
   require(checked.ld >= a.n, "ld", fmt::format("{} is less than n = {}", a.ld, a.n));
   const int64_t element = static_cast<int64_t>(dtype_bytes(a.dtype));
-  require(checked.ld <= std::numeric_limits<int64_t>::max() / element /
-                            std::max<int64_t>(a.rows, 1),
-          "ld", fmt::format("rows * ld = {} * {} overflows", a.rows, checked.ld));
+  require(
+      checked.ld <= std::numeric_limits<int64_t>::max() / element / std::max<int64_t>(a.rows, 1),
+      "ld", fmt::format("rows * ld = {} * {} overflows", a.rows, checked.ld));
   checked.ld_idx = a.ld_idx == 0 ? a.k : a.ld_idx;
   require(checked.ld_idx >= a.k, "ld_idx", fmt::format("{} is less than k = {}", a.ld_idx, a.k));
   checked.ld_val = a.ld_val == 0 ? a.k : a.ld_val;
@@ -69,8 +69,7 @@ Checked validate(const TopkArgs& a) {
     require(aligned(a.indices, a.index_type == IndexType::i64 ? 8 : 4), "indices",
             "is not aligned to its element size");
     require(a.x != nullptr || a.n == 0, "x", "is null");
-    require(aligned(a.x, static_cast<size_t>(element)), "x",
-            "is not aligned to its element size");
+    require(aligned(a.x, static_cast<size_t>(element)), "x", "is not aligned to its element size");
     require(aligned(a.values, static_cast<size_t>(element)), "values",
             "is not aligned to its element size");
   }
@@ -111,12 +110,12 @@ Arch arch_of(CUcontext context) {
   }
   int major = 0;
   int minor = 0;
-  check_cuda(driver().cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                                           device),
-             "cuDeviceGetAttribute");
-  check_cuda(driver().cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                                           device),
-             "cuDeviceGetAttribute");
+  check_cuda(
+      driver().cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+      "cuDeviceGetAttribute");
+  check_cuda(
+      driver().cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+      "cuDeviceGetAttribute");
   const Arch arch = Arch::parse(fmt::format("sm_{}{}a", major, minor));
   if (device >= 0 && device < kMaxDevices) known_sm[device].store(arch.sm);
   return arch;
@@ -124,7 +123,9 @@ Arch arch_of(CUcontext context) {
 
 }  // namespace
 
-const char* version() { return DEEPSELECT_VERSION; }
+const char* version() {
+  return DEEPSELECT_VERSION;
+}
 
 void topk(const TopkArgs& a, CUstream stream) {
   const Checked checked = validate(a);

@@ -47,6 +47,8 @@ struct BlockOrder {
   }
 };
 
-DS_HD u32 row_seed(u32 seed, u32 row) { return mix32(seed ^ mix32(row + 0x632be5abu)); }
+DS_HD u32 row_seed(u32 seed, u32 row) {
+  return mix32(seed ^ mix32(row + 0x632be5abu));
+}
 
 }  // namespace ds

@@ -4,8 +4,12 @@
 
 namespace ds {
 
-DS_DEV u32 lane_id() { return threadIdx.x & 31u; }
-DS_DEV u32 warp_id() { return threadIdx.x >> 5; }
+DS_DEV u32 lane_id() {
+  return threadIdx.x & 31u;
+}
+DS_DEV u32 warp_id() {
+  return threadIdx.x >> 5;
+}
 DS_DEV u32 lanes_below_mask() {
   u32 mask;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
@@ -81,13 +85,15 @@ DS_DEV u32 shared_address(const void* pointer) {
 
 // 16-byte global -> shared copy that does not stall the thread.
 DS_DEV void copy_async_16(void* shared_destination, const void* global_source) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
-                   shared_address(shared_destination)),
-               "l"(global_source)
-               : "memory");
+  asm volatile(
+      "cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(shared_destination)),
+      "l"(global_source)
+      : "memory");
 }
 
-DS_DEV void copy_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+DS_DEV void copy_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
 
 template <int kPending>
 DS_DEV void copy_async_wait() {

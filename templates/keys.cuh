@@ -25,8 +25,12 @@ DS_HD bool is_nan_bits(u32 raw) {
 
 // A candidate: the key in the high word, the complemented column in the low word, so that
 // comparing candidates as integers is the contract's total order (value, then lower column).
-DS_HD u64 make_candidate(u32 key, u32 column) { return (u64(key) << 32) | u64(~column); }
-DS_HD u32 candidate_column(u64 cand) { return ~u32(cand); }
+DS_HD u64 make_candidate(u32 key, u32 column) {
+  return (u64(key) << 32) | u64(~column);
+}
+DS_HD u32 candidate_column(u64 cand) {
+  return ~u32(cand);
+}
 
 struct F32 {
   typedef u32 Raw;

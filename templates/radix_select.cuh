@@ -29,7 +29,8 @@ DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch
     __syncthreads();
     for (int i = threadIdx.x; i < count; i += kThreads) {
       const u64 c = cand[i];
-      if ((c & selection.mask) == selection.prefix) atomicAdd(&scratch.hist[(c >> shift) & 255u], 1u);
+      if ((c & selection.mask) == selection.prefix)
+        atomicAdd(&scratch.hist[(c >> shift) & 255u], 1u);
     }
     __syncthreads();
     if (warp_id() == 0) {

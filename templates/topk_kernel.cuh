@@ -36,14 +36,14 @@ struct TopkRow {
   TopkScratch<kThreads>& scratch;
   const Raw* row_x;  // x + row * ld: columns are relative to it
   int row;
-  int first;         // the row's first column (begin)
-  int head;          // elements between the 16-byte aligned origin and the first column
-  int span;          // head + row length: the scanned range of the aligned view
+  int first;  // the row's first column (begin)
+  int head;   // elements between the 16-byte aligned origin and the first column
+  int span;   // head + row length: the scanned range of the aligned view
   u32 nan_key;
   u32 invert;
-  u64 threshold;     // the current k-th candidate; only better ones are appended
-  int count;         // candidates in the buffer
-  u32 parity;        // which warp_totals buffer the next scan uses
+  u64 threshold;  // the current k-th candidate; only better ones are appended
+  int count;      // candidates in the buffer
+  u32 parity;     // which warp_totals buffer the next scan uses
   bool saw_nan;
 
   // Offset inside a block of this thread's element e: 16-byte vectors, coalesced per warp.
@@ -74,7 +74,9 @@ struct TopkRow {
     }
   }
 
-  DS_DEV u32 raw_at(const Raw* block_data, int offset) const { return u32(block_data[offset]); }
+  DS_DEV u32 raw_at(const Raw* block_data, int offset) const {
+    return u32(block_data[offset]);
+  }
 
   // Appends the block's elements that beat the threshold; returns how many the block added.
   DS_DEV void filter_block(int block, int stage, bool check_nan) {
@@ -201,6 +203,8 @@ struct TopkRow {
     const bool check_nan = p.row_status != nullptr;
 
     first = begin;
+    nan_key = nan_key_for<T>((p.flags & kFlagNanSmallest) != 0u);
+    invert = invert_for<T>((p.flags & kFlagLargest) != 0u);
     head = int((reinterpret_cast<unsigned long long>(row_x + begin) & 15ull) / T::kBytes);
     span = length > 0 ? head + length : 0;
     count = 0;

@@ -22,7 +22,7 @@ enum class Dist {
 };
 
 inline constexpr std::array<Dist, 8> kAllDists = {
-    Dist::normal,    Dist::relu_ties, Dist::narrow,   Dist::ascending,
+    Dist::normal,     Dist::relu_ties, Dist::narrow,   Dist::ascending,
     Dist::descending, Dist::quantized, Dist::specials, Dist::constant};
 
 const char* dist_name(Dist dist);

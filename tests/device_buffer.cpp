@@ -13,14 +13,18 @@ PrimaryContext::PrimaryContext() {
   check_cuda(driver().cuCtxSetCurrent(context), "cuCtxSetCurrent");
 }
 
-PrimaryContext::~PrimaryContext() { driver().cuDevicePrimaryCtxRelease(device_); }
+PrimaryContext::~PrimaryContext() {
+  driver().cuDevicePrimaryCtxRelease(device_);
+}
 
 DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes) {
   // A zero-byte allocation fails; one spare byte keeps empty buffers valid.
   check_cuda(driver().cuMemAlloc(&ptr_, bytes + 1), "cuMemAlloc");
 }
 
-DeviceBuffer::~DeviceBuffer() { driver().cuMemFree(ptr_); }
+DeviceBuffer::~DeviceBuffer() {
+  driver().cuMemFree(ptr_);
+}
 
 void DeviceBuffer::fill(uint8_t byte) {
   check_cuda(driver().cuMemsetD8(ptr_, byte, bytes_), "cuMemsetD8");
@@ -38,8 +42,12 @@ std::vector<uint8_t> DeviceBuffer::download() const {
   return bytes;
 }
 
-Stream::Stream() { check_cuda(driver().cuStreamCreate(&stream_, CU_STREAM_DEFAULT), "cuStreamCreate"); }
+Stream::Stream() {
+  check_cuda(driver().cuStreamCreate(&stream_, CU_STREAM_DEFAULT), "cuStreamCreate");
+}
 
-Stream::~Stream() { driver().cuStreamDestroy(stream_); }
+Stream::~Stream() {
+  driver().cuStreamDestroy(stream_);
+}
 
 }  // namespace deepselect::testing

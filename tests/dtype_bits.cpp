@@ -37,20 +37,6 @@ Format format_of(DType dtype) {
   throw Error("dtype_bits: unknown dtype");
 }
 
-size_t element_bytes(DType dtype) { return dtype == DType::f32 ? 4 : 2; }
-
-const char* dtype_label(DType dtype) {
-  switch (dtype) {
-    case DType::f32:
-      return "f32";
-    case DType::bf16:
-      return "bf16";
-    case DType::f16:
-      return "f16";
-  }
-  return "?";
-}
-
 double decode(uint32_t bits, DType dtype) {
   const Layout l = layout_of(dtype);
   const uint32_t exponent = (bits & l.exponent_mask) >> l.mantissa_bits;

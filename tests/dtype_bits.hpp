@@ -15,8 +15,6 @@ struct Format {
 };
 
 Format format_of(DType dtype);
-size_t element_bytes(DType dtype);
-const char* dtype_label(DType dtype);
 
 // The exact value of raw bits (held in the low bits); every dtype fits a double exactly.
 double decode(uint32_t bits, DType dtype);

@@ -1,4 +1,5 @@
 #include "gpu_check.hpp"
+#include "spec.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -18,7 +19,9 @@ namespace {
 constexpr uint8_t kPoison = 0xab;
 constexpr size_t kGuardBytes = 256;  // after every buffer, to catch writes past the end
 
-size_t index_bytes(const Layout& layout) { return layout.index_type == IndexType::i32 ? 4 : 8; }
+size_t index_bytes(const Layout& layout) {
+  return layout.index_type == IndexType::i32 ? 4 : 8;
+}
 int64_t index_stride(const Problem& problem, const Layout& layout) {
   return layout.ld_idx != 0 ? layout.ld_idx : problem.k;
 }
@@ -27,7 +30,7 @@ int64_t value_stride(const Problem& problem, const Layout& layout) {
 }
 
 std::vector<uint8_t> pack(const std::vector<uint32_t>& bits, DType dtype) {
-  const size_t size = element_bytes(dtype);
+  const size_t size = dtype_bytes(dtype);
   std::vector<uint8_t> bytes(bits.size() * size);
   for (size_t i = 0; i < bits.size(); ++i) {
     if (size == 4) {
@@ -87,7 +90,7 @@ class OutputReader {
 
  private:
   uint32_t value(int64_t row, int64_t s) const {
-    const size_t size = element_bytes(problem_.dtype);
+    const size_t size = dtype_bytes(problem_.dtype);
     const size_t at = static_cast<size_t>(row * value_stride(problem_, layout_) + s) * size;
     uint32_t bits = 0;
     std::memcpy(&bits, &output_.values[at], size);  // little endian: the low bytes
@@ -125,17 +128,18 @@ std::string row_mismatch(const Problem& problem, const Layout& layout, const Res
   for (int64_t s = 0; s < k; ++s) {
     if (want[s] == got[s]) continue;
     char text[160];
-    std::snprintf(text, sizeof text, "row %" PRId64 " slot %" PRId64 "%s of %" PRId64
-                  " selected: expected %s, got %s", row, s, as_set && s < selected ? " (sorted)" : "",
-                  selected, slot_text(want[s]).c_str(), slot_text(got[s]).c_str());
+    std::snprintf(text, sizeof text,
+                  "row %" PRId64 " slot %" PRId64 "%s of %" PRId64 " selected: expected %s, got %s",
+                  row, s, as_set && s < selected ? " (sorted)" : "", selected,
+                  slot_text(want[s]).c_str(), slot_text(got[s]).c_str());
     return text;
   }
   return "";
 }
 
 // The bytes of each row past k, and the guard past the last row, must hold the poison.
-bool padding_untouched(const std::vector<uint8_t>& bytes, int64_t rows, int64_t k,
-                       int64_t stride, size_t element) {
+bool padding_untouched(const std::vector<uint8_t>& bytes, int64_t rows, int64_t k, int64_t stride,
+                       size_t element) {
   for (int64_t r = 0; r < rows; ++r) {
     if (!poisoned(bytes, static_cast<size_t>(r * stride + k) * element,
                   static_cast<size_t>((r + 1) * stride) * element)) {
@@ -149,7 +153,7 @@ bool padding_untouched(const std::vector<uint8_t>& bytes, int64_t rows, int64_t 
 
 GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
   const Driver& cuda = driver();
-  const size_t element = element_bytes(problem.dtype);
+  const size_t element = dtype_bytes(problem.dtype);
   const std::vector<uint8_t> x_bytes = pack(problem.x, problem.dtype);
   const size_t shift = static_cast<size_t>(layout.x_shift) * element;
   DeviceBuffer x(shift + x_bytes.size() + kGuardBytes);
@@ -163,9 +167,9 @@ GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
   const std::unique_ptr<DeviceBuffer> indices = poisoned_buffer(
       rows * static_cast<size_t>(index_stride(problem, layout)) * index_bytes(layout));
   const std::unique_ptr<DeviceBuffer> values =
-      layout.values ? poisoned_buffer(rows * static_cast<size_t>(value_stride(problem, layout)) *
-                                      element)
-                    : nullptr;
+      layout.values
+          ? poisoned_buffer(rows * static_cast<size_t>(value_stride(problem, layout)) * element)
+          : nullptr;
   const std::unique_ptr<DeviceBuffer> row_status =
       layout.row_status ? poisoned_buffer(rows * sizeof(int32_t)) : nullptr;
   // The uploads and memsets may still be in flight on the legacy stream.
@@ -230,7 +234,7 @@ std::string first_mismatch(const Problem& problem, const Layout& layout, const R
   }
   if (layout.values &&
       !padding_untouched(output.values, problem.rows, problem.k, value_stride(problem, layout),
-                         element_bytes(problem.dtype))) {
+                         dtype_bytes(problem.dtype))) {
     return "values written outside [0, k) of a row or past the buffer";
   }
   if (layout.row_status &&

@@ -13,7 +13,7 @@ namespace deepselect::testing {
 // The whole output buffers after a call, guard bytes included.
 struct GpuOutput {
   std::vector<uint8_t> indices;
-  std::vector<uint8_t> values;  // empty without values
+  std::vector<uint8_t> values;      // empty without values
   std::vector<uint8_t> row_status;  // empty without row_status
 };
 

@@ -44,8 +44,7 @@ int row_k(const Problem& problem, int64_t row) {
 
 uint32_t fill_value_bits(const Problem& problem) {
   const double infinity = std::numeric_limits<double>::infinity();
-  return encode(problem.fill_value.value_or(problem.largest ? -infinity : infinity),
-                problem.dtype);
+  return encode(problem.fill_value.value_or(problem.largest ? -infinity : infinity), problem.dtype);
 }
 
 Result reference_topk(const Problem& problem) {
@@ -64,8 +63,8 @@ Result reference_topk(const Problem& problem) {
     candidates.reserve(range.end - range.begin);
     for (int64_t c = range.begin; c < range.end; ++c) {
       if (is_nan_bits(row[c], problem.dtype)) result.row_status[r] = 1;
-      candidates.push_back(score_of(row[c], static_cast<int32_t>(c), problem.dtype,
-                                    problem.largest, problem.nan_policy));
+      candidates.push_back(score_of(row[c], static_cast<int32_t>(c), problem.dtype, problem.largest,
+                                    problem.nan_policy));
     }
     const auto cut = candidates.begin() +
                      std::min<int64_t>(row_k(problem, r), static_cast<int64_t>(candidates.size()));

@@ -15,8 +15,8 @@ struct Problem {
   DType dtype = DType::f32;
   int64_t rows = 0;
   int64_t n = 0;
-  int64_t ld = 0;  // 0 means n
-  int k = 1;       // output width
+  int64_t ld = 0;           // 0 means n
+  int k = 1;                // output width
   std::vector<uint32_t> x;  // rows * stride() raw bits, each in the low bits of a word
   std::vector<int32_t> k_per_row;
   std::vector<int32_t> begin;

@@ -52,8 +52,8 @@ double work_bound(int64_t n, int k, int64_t block, int64_t block2) {
   double harmonic = 0.0;
   for (int64_t i = 1; i <= m; ++i) harmonic += 1.0 / static_cast<double>(i);
   const auto kd = static_cast<double>(k);
-  return (1.0 + kd / static_cast<double>(block2)) *
-         (kd + static_cast<double>(block + block2)) * harmonic;
+  return (1.0 + kd / static_cast<double>(block2)) * (kd + static_cast<double>(block + block2)) *
+         harmonic;
 }
 
 }  // namespace deepselect::testing

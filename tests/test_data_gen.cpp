@@ -7,6 +7,7 @@
 
 #include "data_gen.hpp"
 #include "dtype_bits.hpp"
+#include "spec.hpp"
 
 namespace deepselect::testing {
 namespace {
@@ -30,7 +31,7 @@ double fraction(const std::vector<double>& values, bool (*predicate)(double)) {
 TEST_CASE("data gen: distributions have their shape") {
   constexpr size_t kCount = 100000;
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
-    CAPTURE(dtype_label(dtype));
+    CAPTURE(dtype_name(dtype));
     const std::vector<double> relu = sample(Dist::relu_ties, dtype, kCount);
     const double zeros = fraction(relu, [](double v) { return v == 0.0; });
     CHECK(zeros > 0.88);
@@ -69,8 +70,9 @@ TEST_CASE("data gen: a (seed, stream) pair always gives the same data") {
     CAPTURE(dist_name(dist));
     const std::vector<double> first = sample(dist, DType::bf16, 1000, 5);
     const std::vector<double> again = sample(dist, DType::bf16, 1000, 5);
-    CHECK(std::equal(first.begin(), first.end(), again.begin(), again.end(),
-                     [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }));
+    CHECK(
+        std::equal(first.begin(), first.end(), again.begin(), again.end(),
+                   [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }));
   }
   CHECK(sample(Dist::normal, DType::f32, 100, 1) != sample(Dist::normal, DType::f32, 100, 2));
 }

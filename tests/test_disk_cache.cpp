@@ -26,7 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using testing::read_bytes;
 using testing::ScopedEnv;
+using testing::write_bytes;
 using testing::TempDir;
 
 std::string key_of(std::string_view name) {
@@ -54,18 +56,6 @@ void check_loads(const DiskCache& cache, const CacheEntry& want) {
   CHECK(got->symbol == want.symbol);
   CHECK(got->toolchain == want.toolchain);
   CHECK(got->cubin == want.cubin);
-}
-
-std::string read_bytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in.good());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void write_bytes(const fs::path& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  REQUIRE(out.good());
 }
 
 std::string flipped(std::string bytes, size_t offset, unsigned char mask) {

@@ -7,13 +7,14 @@
 #include <random>
 
 #include "dtype_bits.hpp"
+#include "spec.hpp"
 
 namespace deepselect::testing {
 
 TEST_CASE("dtype bits: every 16-bit pattern decodes and encodes back") {
   for (DType dtype : {DType::bf16, DType::f16}) {
     for (uint32_t bits = 0; bits <= 0xffffu; ++bits) {
-      CAPTURE(dtype_label(dtype));
+      CAPTURE(dtype_name(dtype));
       CAPTURE(bits);
       const double value = decode(bits, dtype);
       CHECK(std::isnan(value) == is_nan_bits(bits, dtype));
@@ -31,7 +32,8 @@ TEST_CASE("dtype bits: f32 matches the hardware conversion") {
     CHECK(encode(static_cast<double>(value), DType::f32) == bits);
     CHECK(decode(bits, DType::f32) == static_cast<double>(value));
     // A double between floats (subnormal and overflowing ranges included) rounds like a cast.
-    const double between = std::ldexp(static_cast<double>(rng() >> 11), static_cast<int>(rng() % 320) - 200);
+    const double between =
+        std::ldexp(static_cast<double>(rng() >> 11), static_cast<int>(rng() % 320) - 200);
     CHECK(encode(between, DType::f32) == std::bit_cast<uint32_t>(static_cast<float>(between)));
   }
 }

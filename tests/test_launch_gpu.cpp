@@ -11,20 +11,10 @@
 namespace deepselect {
 namespace {
 
-CUcontext primary_context() {
-  const Driver& cu = driver();
-  CUdevice device = 0;
-  check_cuda(cu.cuDeviceGet(&device, 0), "cuDeviceGet");
-  CUcontext context = nullptr;
-  check_cuda(cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  check_cuda(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
-  return context;
-}
-
 TEST_CASE("gpu: fill_test launches with clusters and reads distributed shared memory") {
   DS_REQUIRE_GPU();
   const Driver& cu = driver();
-  const CUcontext context = primary_context();
+  const CUcontext context = use_primary_context(0);
   for (const unsigned cluster : {1u, 2u, 4u, 8u}) {
     CAPTURE(cluster);
     KernelSpec spec;
@@ -40,8 +30,7 @@ TEST_CASE("gpu: fill_test launches with clusters and reads distributed shared me
     check_cuda(cu.cuMemAlloc(&out, records.size() * 4), "cuMemAlloc");
     check_cuda(cu.cuMemcpyHtoD(out, records.data(), records.size() * 4), "cuMemcpyHtoD");
     ds::FillTestParams params{reinterpret_cast<uint32_t*>(out), static_cast<int>(blocks)};
-    launch(kernel, LaunchConfig().with_grid(blocks).with_block(128).with_cluster(cluster),
-           &params);
+    launch(kernel, LaunchConfig().with_grid(blocks).with_block(128).with_cluster(cluster), &params);
     check_cuda(cu.cuCtxSynchronize(), "cuCtxSynchronize");
     check_cuda(cu.cuMemcpyDtoH(records.data(), out, records.size() * 4), "cuMemcpyDtoH");
     check_cuda(cu.cuMemFree(out), "cuMemFree");

@@ -16,7 +16,9 @@ constexpr uint32_t kNanA = 0x7fc00001u;
 constexpr uint32_t kNanB = 0xffa00002u;  // negative, signalling payload
 const float kNaN = std::bit_cast<float>(kNanA);
 
-uint32_t bits(float value) { return std::bit_cast<uint32_t>(value); }
+uint32_t bits(float value) {
+  return std::bit_cast<uint32_t>(value);
+}
 
 // An f32 problem whose rows all have n = rows[0].size().
 Problem f32_problem(const std::vector<std::vector<float>>& rows, int k) {

@@ -63,12 +63,12 @@ std::vector<RowCheck> check_rows(const Shape& shape, Dist dist) {
     std::vector<Scored> row;
     row.reserve(shape.n);
     for (int64_t c = 0; c < shape.n; ++c) {
-      row.push_back(score_of(problem.x[r * shape.n + c], static_cast<int32_t>(c), DType::f32,
-                             true, NanPolicy::nan_is_largest));
+      row.push_back(score_of(problem.x[r * shape.n + c], static_cast<int32_t>(c), DType::f32, true,
+                             NanPolicy::nan_is_largest));
     }
     RowCheck& check = checks[r];
-    check.stats = model_scan(row, shape.k, shape.block, shape.block2, kScanSeed,
-                             static_cast<uint32_t>(r));
+    check.stats =
+        model_scan(row, shape.k, shape.block, shape.block2, kScanSeed, static_cast<uint32_t>(r));
     const auto first = expected.indices.begin() + r * shape.k;
     check.matches_reference =
         std::equal(check.stats.selected.begin(), check.stats.selected.end(), first,
@@ -80,7 +80,7 @@ std::vector<RowCheck> check_rows(const Shape& shape, Dist dist) {
 
 }  // namespace
 
-TEST_CASE("scan model: BlockOrder is a permutation of [0, m)") {
+TEST_CASE("scan model: BlockOrder is a permutation of 0..m-1") {
   for (uint32_t m = 1; m <= 5000; ++m) {
     CAPTURE(m);
     CHECK(is_permutation_of_range(ds::BlockOrder(m, ds::row_seed(kScanSeed, m)), m));
@@ -126,7 +126,7 @@ TEST_CASE("scan model: buffer bound, exact result and the seed's work bound") {
       {3000, 4096, 1024, 1024},
       {777, 50, 1, 1},
   };
-  const Dist dists[] = {Dist::normal,   Dist::ascending, Dist::descending,
+  const Dist dists[] = {Dist::normal,    Dist::ascending, Dist::descending,
                         Dist::relu_ties, Dist::quantized, Dist::constant};
   for (const Shape& shape : shapes) {
     for (const Dist dist : dists) {
@@ -147,11 +147,12 @@ TEST_CASE("scan model: buffer bound, exact result and the seed's work bound") {
       const double mean_work = total_work / static_cast<double>(checks.size());
       const double bound = work_bound(shape.n, shape.k, shape.block, shape.block2);
       const auto n = static_cast<double>(shape.n);
-      std::printf("scan model N=%lld k=%d B=%lld B2=%lld %-10s mean W=%.3f N bound=%.3f N "
-                  "max buffer=%lld\n",
-                  static_cast<long long>(shape.n), shape.k, static_cast<long long>(shape.block),
-                  static_cast<long long>(shape.block2), dist_name(dist), mean_work / n,
-                  bound / n, static_cast<long long>(max_buffer));
+      std::printf(
+          "scan model N=%lld k=%d B=%lld B2=%lld %-10s mean W=%.3f N bound=%.3f N "
+          "max buffer=%lld\n",
+          static_cast<long long>(shape.n), shape.k, static_cast<long long>(shape.block),
+          static_cast<long long>(shape.block2), dist_name(dist), mean_work / n, bound / n,
+          static_cast<long long>(max_buffer));
       // The seed proves the bound for k <= N only.
       if (shape.k <= shape.n) CHECK(mean_work <= bound);
     }

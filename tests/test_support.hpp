@@ -38,16 +38,19 @@ class ScopedEnv {
   bool had_old_ = false;
 };
 
+// A whole file's bytes; write_bytes replaces the file. Both REQUIRE success.
+std::string read_bytes(const std::filesystem::path& path);
+void write_bytes(const std::filesystem::path& path, const std::string& bytes);
+
 }  // namespace deepselect::testing
 
 // First statement of every GPU test case: without a usable GPU it prints why and returns, and
 // CTest reports the case as skipped (SKIP_REGULAR_EXPRESSION "SKIPPED:").
-#define DS_REQUIRE_GPU()                                                              \
-  do {                                                                                \
-    if (::deepselect::driver_or_null() == nullptr) {                                  \
-      std::printf("SKIPPED: no GPU: %s\n",                                            \
-                  ::deepselect::driver_unavailable_reason().c_str());                 \
-      std::fflush(stdout);                                                            \
-      return;                                                                         \
-    }                                                                                 \
+#define DS_REQUIRE_GPU()                                                                       \
+  do {                                                                                         \
+    if (::deepselect::driver_or_null() == nullptr) {                                           \
+      std::printf("SKIPPED: no GPU: %s\n", ::deepselect::driver_unavailable_reason().c_str()); \
+      std::fflush(stdout);                                                                     \
+      return;                                                                                  \
+    }                                                                                          \
   } while (0)

@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "device_buffer.hpp"
 #include "gpu_check.hpp"
@@ -12,7 +13,7 @@ namespace deepselect::testing {
 namespace {
 
 constexpr uint64_t kSuiteSeed = 20240611;
-constexpr int kRandomCases = 320;
+constexpr int kRandomCases = 4 * kSpecPeriod;
 
 }  // namespace
 
@@ -69,7 +70,13 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[0].bounds = Bounds::ragged;
   cases[0].per_row_k = true;
   cases[0].index_offset = true;
-  cases[0].layout = {IndexType::i64, true, true, 9, 8, 1, true};
+  cases[0].layout = {.index_type = IndexType::i64,
+                     .values = true,
+                     .row_status = true,
+                     .ld_idx = 9,
+                     .ld_val = 8,
+                     .x_shift = 1,
+                     .own_stream = true};
   cases[1].dtype = DType::bf16;  // specials, smallest first, NaN smallest
   cases[1].rows = 2;
   cases[1].n = 5000;
@@ -95,7 +102,7 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[3].bounds = Bounds::begin_only;
   cases[3].layout.values = false;
   cases[4].dist = Dist::normal;  // the smallest problem
-  cases[5].rows = 2;  // ascending, several blocks per row, by value
+  cases[5].rows = 2;             // ascending, several blocks per row, by value
   cases[5].n = 70001;
   cases[5].k = 2048;
   cases[5].dist = Dist::ascending;

@@ -1,4 +1,5 @@
 #include "topk_case.hpp"
+#include "spec.hpp"
 
 #include <algorithm>
 #include <array>
@@ -25,7 +26,8 @@ T pick(const std::array<T, N>& choices, std::mt19937_64& rng) {
 }
 
 int32_t uniform(int64_t lo, int64_t hi, std::mt19937_64& rng) {  // [lo, hi]
-  return static_cast<int32_t>(lo + static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1)));
+  return static_cast<int32_t>(lo +
+                              static_cast<int64_t>(rng() % static_cast<uint64_t>(hi - lo + 1)));
 }
 
 struct RawBounds {
@@ -46,25 +48,29 @@ RawBounds draw_bounds(Bounds bounds, int32_t n, int k, std::mt19937_64& rng) {
       break;
   }
   const int32_t b = uniform(0, n, rng);
-  switch (rng() % 9) {
+  switch (rng() % 13) {  // well-formed bounds twice as often as each bad kind
     case 0:
-      return {0, n};
     case 1:
-      return {b, uniform(b, n, rng)};
+      return {0, n};
     case 2:
+    case 3:
+      return {b, uniform(b, n, rng)};
+    case 4:
+    case 5:
       return {0, uniform(1, n, rng)};  // a causal prefix
-    case 3: {
-      const int32_t length = uniform(0, std::min(k, n), rng);
+    case 6:
+    case 7: {
+      const int32_t length = uniform(0, std::min(k, n), rng);  // shorter than k
       const int32_t start = uniform(0, n - length, rng);
       return {start, start + length};
     }
-    case 4:
+    case 8:
       return {b, b};
-    case 5:
+    case 9:
       return {b, pick(std::array{n + 1, n + 1000, kInt32Max}, rng)};
-    case 6:
+    case 10:
       return {uniform(1, n, rng) + 1, uniform(0, 1, rng)};  // begin > end
-    case 7:
+    case 11:
       return {-uniform(1, 1000, rng), uniform(0, n, rng)};
     default:
       return {b, -uniform(1, 5, rng)};
@@ -124,18 +130,19 @@ std::string fill_value_text(const std::optional<double>& fill_value) {
 std::string describe(const CaseSpec& spec) {
   const Layout& l = spec.layout;
   char text[512];
-  std::snprintf(
-      text, sizeof text,
-      "%s rows=%" PRId64 " n=%" PRId64 " ld=%" PRId64 " k=%d dist=%s bounds=%s k_per_row=%d "
-      "offset=%d %s %s %s fill=(%" PRId64 ", %s) %s ld_idx=%" PRId64 " values=%d ld_val=%" PRId64
-      " status=%d shift=%d stream=%s seed=%" PRIu64,
-      dtype_label(spec.dtype), spec.rows, spec.n, spec.ld, spec.k,
-      spec.dist ? dist_name(*spec.dist) : "mixed", bounds_name(spec.bounds), spec.per_row_k,
-      spec.index_offset, spec.largest ? "largest" : "smallest", order_name(spec.order),
-      spec.nan_policy == NanPolicy::nan_is_largest ? "nan_largest" : "nan_smallest",
-      spec.fill_index, fill_value_text(spec.fill_value).c_str(),
-      l.index_type == IndexType::i32 ? "i32" : "i64", l.ld_idx, l.values, l.ld_val, l.row_status,
-      l.x_shift, l.own_stream ? "own" : "null", spec.seed);
+  std::snprintf(text, sizeof text,
+                "%s rows=%" PRId64 " n=%" PRId64 " ld=%" PRId64
+                " k=%d dist=%s bounds=%s k_per_row=%d "
+                "offset=%d %s %s %s fill=(%" PRId64 ", %s) %s ld_idx=%" PRId64
+                " values=%d ld_val=%" PRId64 " status=%d shift=%d stream=%s seed=%" PRIu64,
+                dtype_name(spec.dtype), spec.rows, spec.n, spec.ld, spec.k,
+                spec.dist ? dist_name(*spec.dist) : "mixed", bounds_name(spec.bounds),
+                spec.per_row_k, spec.index_offset, spec.largest ? "largest" : "smallest",
+                order_name(spec.order),
+                spec.nan_policy == NanPolicy::nan_is_largest ? "nan_largest" : "nan_smallest",
+                spec.fill_index, fill_value_text(spec.fill_value).c_str(),
+                l.index_type == IndexType::i32 ? "i32" : "i64", l.ld_idx, l.values, l.ld_val,
+                l.row_status, l.x_shift, l.own_stream ? "own" : "null", spec.seed);
   return text;
 }
 
@@ -145,8 +152,8 @@ CaseSpec random_spec(uint64_t suite_seed, int index) {
   spec.seed = rng();
   spec.dtype = std::array{DType::f32, DType::bf16, DType::f16}[(index / 32) % 3];
   spec.k = pick(std::array{1, 7, 50, 512, 1000, 2048, 4096}, rng);
-  const std::array<int64_t, 8> ns = {1, std::max(1, spec.k - 1), spec.k, spec.k + 1,
-                                     4097, 129280, 131072, 1048576};
+  const std::array<int64_t, 8> ns = {
+      1, std::max(1, spec.k - 1), spec.k, spec.k + 1, 4097, 129280, 131072, 1048576};
   spec.n = ns[index % 8];
   spec.ld = pick(std::array<int64_t, 5>{0, spec.n, spec.n + 1, spec.n + 2, spec.n + 7}, rng);
   const std::array<int64_t, 4> row_counts = {1, 3, 132, 1024};
@@ -167,15 +174,15 @@ CaseSpec random_spec(uint64_t suite_seed, int index) {
 
   Layout& layout = spec.layout;
   layout.index_type = rng() % 2 == 0 ? IndexType::i32 : IndexType::i64;
-  spec.fill_index = pick(std::array<int64_t, 8>{-1, -1, -1, -1, 0, kInt32Max, kInt32Min, 123456789},
-                         rng);
+  spec.fill_index =
+      pick(std::array<int64_t, 8>{-1, -1, -1, -1, 0, kInt32Max, kInt32Min, 123456789}, rng);
   if (layout.index_type == IndexType::i64 && rng() % 4 == 0) {
     spec.fill_index = pick(std::array<int64_t, 2>{int64_t{1} << 40, -(int64_t{1} << 50)}, rng);
   }
   const double infinity = std::numeric_limits<double>::infinity();
   const std::array<std::optional<double>, 11> fill_values = {
-      std::nullopt, std::nullopt, std::nullopt, 0.0,      -0.0,     -1.5,
-      0.1,          65520.0,      1.00390625,   1e30,     -infinity};
+      std::nullopt, std::nullopt, std::nullopt, 0.0,  -0.0,     -1.5,
+      0.1,          65520.0,      1.00390625,   1e30, -infinity};
   spec.fill_value = pick(fill_values, rng);
   layout.values = rng() % 4 != 0;
   layout.row_status = rng() % 2 == 0;

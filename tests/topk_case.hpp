@@ -51,9 +51,10 @@ struct CaseSpec {
 // One line with every parameter, to reproduce a failure by hand.
 std::string describe(const CaseSpec& spec);
 
-// Case `index` of a randomized suite. Cycling through the indices covers every n choice
-// (1, k-1, k, k+1, 4097, 129280, 131072, 1048576) with every rows choice (1, 3, 132, 1024,
-// lowered where rows * ld would pass ~20M elements) for every dtype, every 96 cases.
+// Case `index` of a randomized suite. Every kSpecPeriod consecutive indices cover each n choice
+// (1, k-1, k, k+1, 4097, 129280, 131072, 1048576) with each rows choice (1, 3, 132, 1024,
+// lowered where rows * ld would pass ~20M elements) for each dtype; the rest is drawn.
+inline constexpr int kSpecPeriod = 8 * 4 * 3;
 CaseSpec random_spec(uint64_t suite_seed, int index);
 
 // The inputs on the host: data of the case's distribution inside each row's valid range, NaN

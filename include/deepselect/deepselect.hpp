@@ -33,11 +33,11 @@ struct TopkArgs {
 
   void* indices = nullptr;  // rows x k, stride ld_idx
   IndexType index_type = IndexType::i32;
-  int64_t ld_idx = 0;       // 0 means k
-  void* values = nullptr;   // optional, dtype, stride ld_val
-  int64_t ld_val = 0;       // 0 means k
-  int64_t fill_index = -1;  // written into slots past the valid elements, never offset
-  std::optional<double> fill_value;      // default: -inf when largest, +inf otherwise
+  int64_t ld_idx = 0;                // 0 means k
+  void* values = nullptr;            // optional, dtype, stride ld_val
+  int64_t ld_val = 0;                // 0 means k
+  int64_t fill_index = -1;           // written into slots past the valid elements, never offset
+  std::optional<double> fill_value;  // default: -inf when largest, +inf otherwise
   const int32_t* index_offset = nullptr;  // added to every selected index of row r
   int32_t* row_status = nullptr;          // bit 0: the row held a NaN
 };

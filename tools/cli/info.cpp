@@ -1,10 +1,10 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "compiler.hpp"
 #include "cubin_store.hpp"
 #include "driver.hpp"
 #include "sources.hpp"
-#include "compiler.hpp"
 
 namespace deepselect::cli {
 namespace {

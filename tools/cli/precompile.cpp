@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <sstream>
@@ -29,7 +30,8 @@ std::vector<KernelSpec> specs_to_build(const PrecompileOptions& options) {
         options.specs_file.empty() ? default_specs(arch) : read_spec_list(options.specs_file);
     for (KernelSpec& spec : specs) {
       spec.arch = arch;
-      all.push_back(spec);
+      // Each spec once: a repeat would be a memory hit of a kernel this run compiled.
+      if (std::find(all.begin(), all.end(), spec) == all.end()) all.push_back(spec);
     }
   }
   return all;
@@ -44,8 +46,8 @@ int precompile(const PrecompileOptions& options) {
   }
   CubinStore store(config);
   if (!options.out_dir.empty() && !store.cache().writable()) {
-    throw ArgumentError("--out", fmt::format("{} is unusable: {}", options.out_dir,
-                                             store.cache().problem()));
+    throw ArgumentError(
+        "--out", fmt::format("{} is unusable: {}", options.out_dir, store.cache().problem()));
   }
   std::atomic<size_t> next{0};
   std::atomic<int> compiled{0};
@@ -59,8 +61,8 @@ int precompile(const PrecompileOptions& options) {
         const std::shared_ptr<const Cubin> cubin = store.get(specs[i]);
         if (cubin->origin == CubinOrigin::compiled) {
           ++compiled;
-          line = fmt::format("compiled {} in {:.2f} s", specs[i].to_string(),
-                             cubin->compile_seconds);
+          line =
+              fmt::format("compiled {} in {:.2f} s", specs[i].to_string(), cubin->compile_seconds);
         } else {
           ++reused;
           line = fmt::format("reused   {} ({})", specs[i].to_string(), origin_name(cubin->origin));

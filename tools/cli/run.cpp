@@ -58,7 +58,8 @@ int count_wrong_rows(const std::vector<float>& x, const std::vector<int32_t>& in
     }
     std::sort(got.begin(), got.end());
     std::sort(columns.begin(), columns.end());
-    ok = ok && got == expected && std::adjacent_find(columns.begin(), columns.end()) == columns.end();
+    ok = ok && got == expected &&
+         std::adjacent_find(columns.begin(), columns.end()) == columns.end();
     if (!ok) ++wrong;
   }
   return wrong;
@@ -66,11 +67,7 @@ int count_wrong_rows(const std::vector<float>& x, const std::vector<int32_t>& in
 
 void run_on_gpu() {
   const Driver& cu = driver();
-  CUdevice device = 0;
-  check_cuda(cu.cuDeviceGet(&device, 0), "cuDeviceGet");
-  CUcontext context = nullptr;
-  check_cuda(cu.cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  check_cuda(cu.cuCtxSetCurrent(context), "cuCtxSetCurrent");
+  use_primary_context(0);
 
   std::vector<float> x(size_t(kRows) * kColumns);
   std::mt19937_64 rng(2048);
@@ -80,9 +77,9 @@ void run_on_gpu() {
   DevicePointer d_x = device_alloc(x.size() * sizeof(float));
   DevicePointer d_indices = device_alloc(size_t(kRows) * kK * sizeof(int32_t));
   DevicePointer d_values = device_alloc(size_t(kRows) * kK * sizeof(float));
-  check_cuda(cu.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(d_x.get()), x.data(),
-                             x.size() * sizeof(float)),
-             "cuMemcpyHtoD");
+  check_cuda(
+      cu.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(d_x.get()), x.data(), x.size() * sizeof(float)),
+      "cuMemcpyHtoD");
   check_cuda(cu.cuMemsetD8(reinterpret_cast<CUdeviceptr>(d_indices.get()), 0xab,
                            size_t(kRows) * kK * sizeof(int32_t)),
              "cuMemsetD8");
@@ -122,9 +119,10 @@ void run_on_gpu() {
 
   fmt::print("top-{} of {} x {} f32 (normal): {} rows checked against the CPU, {} wrong\n", kK,
              kRows, kColumns, kRows, wrong);
-  fmt::print("mean {:.1f} us per call over {} back-to-back calls (the input stays in L2; "
-             "`deepselect bench` is the honest figure)\n",
-             1000.0 * milliseconds / kTimedCalls, kTimedCalls);
+  fmt::print(
+      "mean {:.1f} us per call over {} back-to-back calls (the input stays in L2; "
+      "`deepselect bench` is the honest figure)\n",
+      1000.0 * milliseconds / kTimedCalls, kTimedCalls);
   if (wrong != 0) throw Error("deepselect run: the GPU result is wrong");
 }
 

@@ -1,0 +1,280 @@
+// The `deepselect` command line, run as child processes on temp cache directories: the
+// precompile round trip, processes racing on a cold cache, corruption, the cache commands,
+// info, bad arguments and an unusable cache directory. Needs no GPU.
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "cli_runner.hpp"
+#include "compiler.hpp"
+#include "spec.hpp"
+#include "test_support.hpp"
+
+namespace deepselect {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CliProcess;
+using testing::CliResult;
+using testing::EnvChanges;
+using testing::run_cli;
+using testing::TempDir;
+
+const char* const kFillSpec = "kind=fill_test threads=128 cluster=2";
+const char* const kTopkSpec = "kind=topk dtype=f32 k_max=64 B=4096 B2=1024 threads=512";
+
+// The three variables the CLI reads, all set explicitly so that the caller's environment
+// (CTest sets DEEPSELECT_CACHE_DIR) does not leak in.
+EnvChanges cli_env(const fs::path& cache_dir, const fs::path& prebuilt_dir = {},
+                   bool jit_disabled = false) {
+  EnvChanges env = {{"DEEPSELECT_CACHE_DIR", cache_dir.string()},
+                    {"DEEPSELECT_PREBUILT_DIR", std::nullopt},
+                    {"DEEPSELECT_JIT_DISABLE", std::nullopt}};
+  if (!prebuilt_dir.empty()) env[1].second = prebuilt_dir.string();
+  if (jit_disabled) env[2].second = "1";
+  return env;
+}
+
+std::string describe(const CliResult& result) {
+  return "exit " + std::to_string(result.exit_code) + (result.timed_out ? " (timed out)" : "") +
+         "\n--- stdout:\n" + result.out + "--- stderr:\n" + result.err;
+}
+
+fs::path write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  REQUIRE(out.good());
+  return path;
+}
+
+fs::path write_spec_list(const fs::path& dir, const std::vector<std::string>& lines) {
+  std::string text = "# written by test_cli.cpp\n";
+  for (const std::string& line : lines) text += line + "\n";
+  return write_file(dir / "test.specs", text);
+}
+
+std::vector<std::string> precompile_args(const fs::path& specs) {
+  return {"precompile", "--arch", "sm_90a", "--specs", specs.string(), "--jobs", "2"};
+}
+
+// The files in dir whose names end with suffix.
+std::vector<fs::path> files_in(const fs::path& dir, const std::string& suffix = "") {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec)) {
+    if (it->path().filename().string().ends_with(suffix)) files.push_back(it->path());
+  }
+  return files;
+}
+
+std::vector<fs::path> entry_files(const fs::path& cache_dir) {
+  return files_in(cache_dir / "v1", ".cubin");
+}
+
+// N from the summary line "compiled N, reused M, failed F"; -1 when there is none.
+int compiled_count(const CliResult& result) {
+  int compiled = -1;
+  int reused = -1;
+  int failed = -1;
+  if (std::sscanf(result.last_line().c_str(), "compiled %d, reused %d, failed %d", &compiled,
+                  &reused, &failed) != 3) {
+    return -1;
+  }
+  return compiled;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST_CASE("cli: precompile fills a prebuilt dir that serves every spec with JIT disabled") {
+  TempDir dir;
+  const fs::path specs =
+      write_spec_list(dir.path(), {kFillSpec, "kind=fill_test threads=256 cluster=1", kTopkSpec});
+  const fs::path prebuilt = dir.path() / "prebuilt";
+  std::vector<std::string> args = precompile_args(specs);
+  args.insert(args.end(), {"--out", prebuilt.string()});
+
+  const CliResult fill = run_cli(args, cli_env(dir.path() / "cache"));
+  INFO(describe(fill));
+  CHECK(fill.exit_code == 0);
+  CHECK(fill.last_line() == "compiled 3, reused 0, failed 0");
+  CHECK(entry_files(prebuilt).size() == 3);
+  CHECK(entry_files(dir.path() / "cache").empty());
+
+  const CliResult reuse =
+      run_cli(precompile_args(specs), cli_env(dir.path() / "empty", prebuilt, true));
+  INFO(describe(reuse));
+  CHECK(reuse.exit_code == 0);
+  CHECK(reuse.last_line() == "compiled 0, reused 3, failed 0");
+  CHECK(contains(reuse.out, "(prebuilt)"));
+  CHECK(entry_files(dir.path() / "empty").empty());
+}
+
+TEST_CASE("cli: precompile with JIT disabled and no prebuilt dir fails every spec") {
+  TempDir dir;
+  const fs::path specs =
+      write_spec_list(dir.path(), {kFillSpec, "kind=fill_test threads=256 cluster=1", kTopkSpec});
+  const CliResult result = run_cli(precompile_args(specs), cli_env(dir.path() / "cache", {}, true));
+  INFO(describe(result));
+  CHECK(result.exit_code != 0);
+  CHECK(result.last_line() == "compiled 0, reused 0, failed 3");
+  CHECK(contains(result.out, "DEEPSELECT_JIT_DISABLE"));
+  CHECK(entry_files(dir.path() / "cache").empty());
+}
+
+TEST_CASE("cli: processes racing on a cold cache publish one entry and compile once") {
+  TempDir dir;
+  const fs::path specs = write_spec_list(dir.path(), {kTopkSpec});
+  const fs::path cache = dir.path() / "cache";
+  constexpr int kProcesses = 6;
+  std::vector<CliProcess> processes;
+  for (int i = 0; i < kProcesses; ++i)
+    processes.emplace_back(precompile_args(specs), cli_env(cache));
+  int compiled = 0;
+  for (CliProcess& process : processes) {
+    const CliResult result = process.wait();
+    INFO(describe(result));
+    CHECK(result.exit_code == 0);
+    const int count = compiled_count(result);
+    CHECK((count == 0 || count == 1));
+    compiled += count;
+  }
+  CHECK(entry_files(cache).size() == 1);
+  CHECK(files_in(cache / "v1" / "tmp").empty());
+  CHECK(compiled >= 1);
+  // The lock makes the others wait and then load the published entry.
+  CHECK(compiled == 1);
+}
+
+TEST_CASE("cli: cache verify reports a corrupt entry, precompile rebuilds it") {
+  TempDir dir;
+  const fs::path specs = write_spec_list(dir.path(), {kFillSpec});
+  const EnvChanges env = cli_env(dir.path() / "cache");
+  const CliResult first = run_cli(precompile_args(specs), env);
+  INFO(describe(first));
+  REQUIRE(first.last_line() == "compiled 1, reused 0, failed 0");
+  const std::vector<fs::path> entries = entry_files(dir.path() / "cache");
+  REQUIRE(entries.size() == 1);
+  const fs::path entry = entries[0];
+
+  std::string bytes;
+  {
+    std::ifstream in(entry, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  REQUIRE(bytes.size() > 2);
+  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x01);
+  write_file(entry, bytes);
+
+  const CliResult invalid = run_cli({"cache", "verify"}, env);
+  INFO(describe(invalid));
+  CHECK(invalid.exit_code != 0);
+  CHECK(contains(invalid.out, "INVALID " + entry.string()));
+
+  const CliResult rebuild = run_cli(precompile_args(specs), env);
+  INFO(describe(rebuild));
+  CHECK(rebuild.exit_code == 0);
+  CHECK(rebuild.last_line() == "compiled 1, reused 0, failed 0");
+
+  const CliResult valid = run_cli({"cache", "verify"}, env);
+  INFO(describe(valid));
+  CHECK(valid.exit_code == 0);
+  CHECK(!contains(valid.out, "INVALID"));
+  CHECK(contains(valid.last_line(), "1 entries, 1 valid, 0 invalid"));
+}
+
+TEST_CASE("cli: cache list shows the entry, cache clear removes it") {
+  TempDir dir;
+  const fs::path specs = write_spec_list(dir.path(), {kFillSpec});
+  const EnvChanges env = cli_env(dir.path() / "cache");
+  const CliResult fill = run_cli(precompile_args(specs), env);
+  INFO(describe(fill));
+  REQUIRE(fill.exit_code == 0);
+  const std::vector<fs::path> entries = entry_files(dir.path() / "cache");
+  REQUIRE(entries.size() == 1);
+
+  const CliResult list = run_cli({"cache", "list"}, env);
+  INFO(describe(list));
+  CHECK(list.exit_code == 0);
+  CHECK(contains(list.out, KernelSpec::parse(kFillSpec).symbol()));
+  CHECK(contains(list.out, entries[0].string()));
+  CHECK(contains(list.last_line(), "1 entries, 1 valid, 0 invalid"));
+
+  const CliResult clear = run_cli({"cache", "clear"}, env);
+  INFO(describe(clear));
+  CHECK(clear.exit_code == 0);
+  CHECK(contains(clear.out, "removed"));
+  CHECK(entry_files(dir.path() / "cache").empty());
+
+  const CliResult empty = run_cli({"cache", "list"}, env);
+  INFO(describe(empty));
+  CHECK(empty.exit_code == 0);
+  CHECK(contains(empty.last_line(), "0 entries"));
+}
+
+TEST_CASE("cli: info prints versions, GPUs and the cache dir") {
+  TempDir dir;
+  const fs::path cache = dir.path() / "cache";
+  const CliResult result = run_cli({"info"}, cli_env(cache));
+  INFO(describe(result));
+  CHECK(result.exit_code == 0);
+  CHECK(contains(result.out, "nvrtc: " + nvrtc_version() + "\n"));
+  CHECK((contains(result.out, "gpus: no GPU") || contains(result.out, "\ngpu 0:")));
+  CHECK(contains(result.out, cache.string()));
+  CHECK(contains(result.out, "jit: enabled"));
+
+  const CliResult disabled = run_cli({"info"}, cli_env(cache, dir.path(), true));
+  INFO(describe(disabled));
+  CHECK(disabled.exit_code == 0);
+  CHECK(contains(disabled.out, "jit: disabled"));
+  CHECK(contains(disabled.out, "prebuilt: " + dir.path().string()));
+}
+
+TEST_CASE("cli: bad arguments exit nonzero with a message naming the argument") {
+  TempDir dir;
+  const fs::path cache = dir.path() / "cache";
+
+  const CliResult arch = run_cli({"precompile", "--arch", "sm_80"}, cli_env(cache));
+  INFO(describe(arch));
+  CHECK(arch.exit_code != 0);
+  CHECK(contains(arch.err, "'arch'"));
+  CHECK(contains(arch.err, "sm_80"));
+
+  const fs::path bad_list = write_spec_list(dir.path(), {kFillSpec, "kind=topk k_max=5000"});
+  const CliResult list = run_cli(precompile_args(bad_list), cli_env(cache));
+  INFO(describe(list));
+  CHECK(list.exit_code != 0);
+  CHECK(contains(list.err, "line 3"));  // after the header comment
+  CHECK(contains(list.err, "k_max"));
+
+  const CliResult missing = run_cli(precompile_args(dir.path() / "missing.specs"), cli_env(cache));
+  INFO(describe(missing));
+  CHECK(missing.exit_code != 0);
+  CHECK(contains(missing.err, "missing.specs"));
+
+  // Nothing was compiled or cached for any of them.
+  CHECK(entry_files(cache).empty());
+}
+
+TEST_CASE("cli: an unusable cache dir warns and still compiles") {
+  TempDir dir;
+  const fs::path file = write_file(dir.path() / "file", "a regular file\n");
+  const fs::path specs = write_spec_list(dir.path(), {kFillSpec});
+  const CliResult result = run_cli(precompile_args(specs), cli_env(file / "cache"));
+  INFO(describe(result));
+  CHECK(result.exit_code == 0);
+  CHECK(result.last_line() == "compiled 1, reused 0, failed 0");
+  CHECK(contains(result.err, "warning"));
+  CHECK(contains(result.err, (file / "cache").string()));
+  CHECK(fs::is_regular_file(file));
+}
+
+}  // namespace
+}  // namespace deepselect

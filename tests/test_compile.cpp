@@ -1,0 +1,156 @@
+// NVRTC: every default spec compiles for both architectures; compile errors carry the log and
+// the source. Needs no GPU.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include <deepselect/deepselect.hpp>
+
+#include "codegen.hpp"
+#include "compiler.hpp"
+#include "parallel.hpp"
+#include "spec.hpp"
+#include "spec_list.hpp"
+
+namespace deepselect {
+namespace {
+
+bool is_elf(const std::string& bytes) {
+  return bytes.rfind(
+             "\x7f"
+             "ELF",
+             0) == 0;
+}
+
+// Compiles every default spec of arch (concurrently) and checks each cubin.
+void check_default_specs_compile(Arch arch) {
+  const std::vector<KernelSpec> specs = default_specs(arch);
+  REQUIRE(!specs.empty());
+  std::vector<std::string> cubins(specs.size());
+  std::vector<std::string> errors(specs.size());
+  testing::parallel_for(static_cast<int64_t>(specs.size()), [&](int64_t i) {
+    try {
+      cubins[i] = compile(specs[i], render_translation_unit(specs[i])).cubin;
+    } catch (const std::exception& error) {
+      errors[i] = error.what();
+    }
+  });
+  for (size_t i = 0; i < specs.size(); ++i) {
+    INFO(specs[i].to_string());
+    CHECK(errors[i] == "");
+    CHECK(!cubins[i].empty());
+    CHECK(is_elf(cubins[i]));
+    // One kernel per cubin, found by the spec's symbol.
+    CHECK(cubins[i].find(specs[i].symbol()) != std::string::npos);
+  }
+}
+
+TEST_CASE("compile: NVRTC compiles every default spec for sm_90a") {
+  check_default_specs_compile(Arch{90});
+}
+
+TEST_CASE("compile: NVRTC compiles every default spec for sm_100a") {
+  check_default_specs_compile(Arch{100});
+}
+
+TEST_CASE("compile: the rendered unit instantiates the spec's kernel under its symbol") {
+  KernelSpec topk;
+  topk.k_max = 256;
+  topk.block2 = 1024;
+  KernelSpec fill;
+  fill.kind = KernelKind::fill_test;
+  fill.threads = 256;
+  fill.cluster = 2;
+  for (const KernelSpec& spec : {topk, fill}) {
+    INFO(spec.to_string());
+    const std::string source = render_translation_unit(spec);
+    CHECK(source.find("extern \"C\"") != std::string::npos);
+    CHECK(source.find(spec.symbol() + "(") != std::string::npos);
+    CHECK(source.find(spec.to_string()) != std::string::npos);
+  }
+  CHECK(render_translation_unit(topk).find("topk_kernel.cuh") != std::string::npos);
+  CHECK(render_translation_unit(fill).find("fill_test_kernel.cuh") != std::string::npos);
+
+  KernelSpec invalid;
+  invalid.k_max = 0;
+  CHECK_THROWS_AS((void)render_translation_unit(invalid), ArgumentError);
+}
+
+// A source with a syntax error, for a cheap spec.
+struct BrokenSource {
+  KernelSpec spec;
+  std::string source;
+};
+
+BrokenSource broken_source() {
+  BrokenSource broken;
+  broken.spec.kind = KernelKind::fill_test;
+  broken.spec.threads = 128;
+  broken.source =
+      "#include \"fill_test_kernel.cuh\"\n"
+      "extern \"C\" __global__ void broken_kernel() { this is not C++ }\n";
+  return broken;
+}
+
+// The CompileError that compiling `broken` throws; fails the test if there is none.
+CompileError compile_error_of(const BrokenSource& broken) {
+  try {
+    (void)compile(broken.spec, broken.source);
+  } catch (const CompileError& error) {
+    return error;
+  }
+  FAIL("compile() of a syntax error did not throw CompileError");
+  return CompileError("", "", "");
+}
+
+TEST_CASE("compile: a compile error throws CompileError with the log and the source") {
+  const BrokenSource broken = broken_source();
+  const CompileError error = compile_error_of(broken);
+  CHECK(!error.log().empty());
+  CHECK(error.log().find("error") != std::string::npos);
+  CHECK(error.source() == broken.source);
+  CHECK(std::string(error.what()).find(broken.spec.to_string()) != std::string::npos);
+
+  // The same spec with its real source compiles: nothing of the failure stays behind.
+  const CompiledKernel good = compile(broken.spec, render_translation_unit(broken.spec));
+  CHECK(is_elf(good.cubin));
+}
+
+TEST_CASE("compile: CompileError::what() holds the NVRTC log") {
+  const CompileError error = compile_error_of(broken_source());
+  REQUIRE(!error.log().empty());
+  INFO("what(): ", std::string(error.what()));
+  CHECK(std::string(error.what()).find(error.log()) != std::string::npos);
+}
+
+TEST_CASE("compile: options name the arch and differ by arch") {
+  KernelSpec sm90;
+  KernelSpec sm100;
+  sm100.arch = Arch{100};
+  const std::vector<std::string> options90 = compile_options(sm90);
+  const std::vector<std::string> options100 = compile_options(sm100);
+  CHECK(options90 != options100);
+  const auto contains = [](const std::vector<std::string>& options, const std::string& option) {
+    for (const std::string& o : options) {
+      if (o == option) return true;
+    }
+    return false;
+  };
+  CHECK(contains(options90, "--gpu-architecture=sm_90a"));
+  CHECK(contains(options100, "--gpu-architecture=sm_100a"));
+  CHECK(!contains(options90, "--gpu-architecture=sm_100a"));
+}
+
+TEST_CASE("compile: nvrtc_version is MAJOR.MINOR") {
+  const std::string& version = nvrtc_version();
+  INFO(version);
+  const size_t dot = version.find('.');
+  REQUIRE(dot != std::string::npos);
+  CHECK(dot > 0);
+  CHECK(dot + 1 < version.size());
+  CHECK(version.find_first_not_of("0123456789.") == std::string::npos);
+}
+
+}  // namespace
+}  // namespace deepselect

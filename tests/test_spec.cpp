@@ -1,0 +1,368 @@
+// KernelSpec: canonical text, parse errors, validation, symbols, the planner's choice of spec
+// and the default spec list under cache/.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <regex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <deepselect/deepselect.hpp>
+
+#include "plan.hpp"
+#include "spec.hpp"
+#include "spec_list.hpp"
+
+namespace deepselect {
+namespace {
+
+constexpr Arch kSm90{90};
+constexpr Arch kSm100{100};
+constexpr DType kDTypes[] = {DType::f32, DType::bf16, DType::f16};
+
+KernelSpec fill_test_spec(int threads, int cluster) {
+  KernelSpec spec;
+  spec.kind = KernelKind::fill_test;
+  spec.threads = threads;
+  spec.cluster = cluster;
+  return spec;
+}
+
+// The ArgumentError that fn throws, as (argument, message); argument is "<accepted>" when fn
+// throws nothing.
+struct Rejection {
+  std::string argument = "<accepted>";
+  std::string message;
+};
+
+Rejection rejection_of(const std::function<void()>& fn) {
+  try {
+    fn();
+  } catch (const ArgumentError& error) {
+    return Rejection{error.argument(), error.what()};
+  }
+  return {};
+}
+
+Rejection parse_rejection(const std::string& text) {
+  return rejection_of([&] { (void)KernelSpec::parse(text); });
+}
+
+Rejection validate_rejection(const KernelSpec& spec) {
+  return rejection_of([&] { spec.validate(); });
+}
+
+std::vector<std::string> texts_of(const std::vector<KernelSpec>& specs) {
+  std::vector<std::string> texts;
+  for (const KernelSpec& spec : specs) texts.push_back(spec.to_string());
+  return texts;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST_CASE("spec: to_string and parse round trip every planner spec and the fill test spec") {
+  std::vector<KernelSpec> specs = planner_specs(kSm90);
+  const std::vector<KernelSpec> sm100 = planner_specs(kSm100);
+  specs.insert(specs.end(), sm100.begin(), sm100.end());
+  for (Arch arch : {kSm90, kSm100}) {
+    KernelSpec fill = fill_test_spec(128, 2);
+    fill.arch = arch;
+    specs.push_back(fill);
+  }
+  REQUIRE(specs.size() == 2 * 18 + 2);
+  for (const KernelSpec& spec : specs) {
+    const std::string text = spec.to_string();
+    INFO(text);
+    const KernelSpec parsed = KernelSpec::parse(text);
+    CHECK(parsed == spec);
+    CHECK(parsed.to_string() == text);
+    CHECK(text.find("arch=" + spec.arch.to_string()) != std::string::npos);
+  }
+}
+
+TEST_CASE("spec: parse takes fields in any order and missing fields keep their defaults") {
+  CHECK(KernelSpec::parse("") == KernelSpec{});
+  CHECK(KernelSpec::parse("  \t ") == KernelSpec{});
+
+  KernelSpec expected;
+  expected.dtype = DType::bf16;
+  expected.k_max = 64;
+  expected.arch = kSm100;
+  CHECK(KernelSpec::parse("arch=sm_100a\tk_max=64   dtype=bf16").to_string() ==
+        expected.to_string());
+  CHECK(KernelSpec::parse("kind=fill_test threads=128 cluster=2") == fill_test_spec(128, 2));
+}
+
+TEST_CASE("spec: parse errors name the field and quote the bad value") {
+  struct Case {
+    const char* text;
+    const char* argument;
+    const char* quoted;  // part of the message
+  };
+  const Case cases[] = {
+      {"k_max=abc", "k_max", "abc"},
+      {"k_max=12x", "k_max", "12x"},
+      {"k_max=", "k_max", "''"},
+      {"B=4k", "B", "4k"},
+      {"B2=-", "B2", "-"},
+      {"threads=1.5", "threads", "1.5"},
+      {"cluster=two", "cluster", "two"},
+      {"kind=gemm", "kind", "gemm"},
+      {"dtype=f64", "dtype", "f64"},
+      {"arch=sm_80", "arch", "sm_80"},
+      {"epilogue=relu", "epilogue", "relu"},
+      {"bogus=1", "spec", "bogus"},
+      {"k_max", "spec", "k_max"},
+      {"kind=topk k_max=64 B=x", "B", "x"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.text);
+    const Rejection rejection = parse_rejection(c.text);
+    CHECK(rejection.argument == c.argument);
+    CHECK(rejection.message.find(c.quoted) != std::string::npos);
+  }
+}
+
+TEST_CASE("spec: Arch text form") {
+  CHECK(kSm90.to_string() == "sm_90a");
+  CHECK(kSm100.to_string() == "sm_100a");
+  CHECK(Arch::parse("sm_90a") == kSm90);
+  CHECK(Arch::parse("sm_100a") == kSm100);
+  for (const char* bad : {"sm_80", "sm_90", "90", "", "sm_120a"}) {
+    INFO(bad);
+    const Rejection rejection = rejection_of([&] { (void)Arch::parse(bad); });
+    CHECK(rejection.argument == "arch");
+  }
+}
+
+TEST_CASE("spec: validate rejects bad values, naming the field and the rule") {
+  struct Case {
+    const char* name;
+    std::function<void(KernelSpec&)> change;
+    const char* argument;
+    const char* rule;  // part of the message
+  };
+  const Case cases[] = {
+      {"k_max 0", [](KernelSpec& s) { s.k_max = 0; }, "k_max", "1..4096"},
+      {"k_max 4097", [](KernelSpec& s) { s.k_max = 4097; }, "k_max", "1..4096"},
+      {"k_max -1", [](KernelSpec& s) { s.k_max = -1; }, "k_max", "1..4096"},
+      {"B not a power of two", [](KernelSpec& s) { s.block = 3000; }, "B", "power of two"},
+      {"B 0", [](KernelSpec& s) { s.block = 0; }, "B", "power of two"},
+      {"B2 not a power of two", [](KernelSpec& s) { s.block2 = 3000; }, "B2", "power of two"},
+      {"B/threads too small", [](KernelSpec& s) { s.block = 1024; }, "B", "B/threads"},
+      {"B/threads too large", [](KernelSpec& s) { s.block = 32768; }, "B", "B/threads"},
+      {"B/threads below the bf16 vector",
+       [](KernelSpec& s) {
+         s.dtype = DType::bf16;
+         s.block = 2048;
+       },
+       "B", "B/threads"},
+      {"threads 64", [](KernelSpec& s) { s.threads = 64; }, "threads", "64"},
+      {"threads 384", [](KernelSpec& s) { s.threads = 384; }, "threads", "384"},
+      {"shared memory too large",
+       [](KernelSpec& s) {
+         s.k_max = 4096;
+         s.block = 8192;
+         s.block2 = 8192;
+         s.threads = 1024;
+       },
+       "B", "shared memory"},
+      {"buffer cannot hold the sort",
+       [](KernelSpec& s) {
+         s.k_max = 2049;
+         s.block = 512;
+         s.block2 = 1;
+         s.threads = 128;
+       },
+       "B2", "sort"},
+      {"topk cluster 2", [](KernelSpec& s) { s.cluster = 2; }, "cluster", "cluster=1"},
+      {"topk cluster 0", [](KernelSpec& s) { s.cluster = 0; }, "cluster", "cluster=1"},
+      {"arch sm_80", [](KernelSpec& s) { s.arch = Arch{80}; }, "arch", "sm_80"},
+      {"dtype out of range", [](KernelSpec& s) { s.dtype = static_cast<DType>(7); }, "dtype", "7"},
+      {"fill_test cluster 0", [](KernelSpec& s) { s = fill_test_spec(128, 0); }, "cluster",
+       "1..16"},
+      {"fill_test cluster 17", [](KernelSpec& s) { s = fill_test_spec(128, 17); }, "cluster",
+       "1..16"},
+      {"fill_test threads 100", [](KernelSpec& s) { s = fill_test_spec(100, 1); }, "threads",
+       "100"},
+  };
+  for (const Case& c : cases) {
+    KernelSpec spec;  // the planner's f32 k_max=2048 spec: valid until changed
+    REQUIRE(validate_rejection(spec).argument == "<accepted>");
+    c.change(spec);
+    INFO(c.name, ": ", spec.to_string());
+    const Rejection rejection = validate_rejection(spec);
+    CHECK(rejection.argument == c.argument);
+    CHECK(rejection.message.find(c.rule) != std::string::npos);
+  }
+}
+
+TEST_CASE("spec: validate accepts the edges of every range") {
+  std::vector<KernelSpec> valid = {KernelSpec{}, fill_test_spec(128, 1), fill_test_spec(1024, 16)};
+  KernelSpec spec;
+  spec.k_max = 1;
+  valid.push_back(spec);
+  spec.k_max = 4096;
+  valid.push_back(spec);
+  spec = KernelSpec{};
+  spec.threads = 128;  // B/threads = 32, the largest
+  valid.push_back(spec);
+  spec = KernelSpec{};
+  spec.block = 2048;  // B/threads = 4, the f32 vector
+  spec.block2 = 2048;
+  valid.push_back(spec);
+  spec = KernelSpec{};
+  spec.dtype = DType::f16;  // B/threads = 8, the 16-bit vector
+  valid.push_back(spec);
+  spec.arch = kSm100;
+  valid.push_back(spec);
+  for (const KernelSpec& s : valid) {
+    INFO(s.to_string());
+    CHECK(validate_rejection(s).argument == "<accepted>");
+  }
+  for (Arch arch : {kSm90, kSm100}) {
+    for (const KernelSpec& s : default_specs(arch)) {
+      INFO(s.to_string());
+      CHECK(validate_rejection(s).argument == "<accepted>");
+      CHECK(s.dynamic_smem_bytes() <= kMaxDynamicSmemBytes);
+    }
+  }
+}
+
+TEST_CASE("spec: symbols are C identifiers and differ between specs") {
+  std::vector<KernelSpec> specs = planner_specs(kSm90);
+  for (auto [threads, cluster] : {std::pair{128, 1}, {128, 2}, {256, 2}, {1024, 16}}) {
+    specs.push_back(fill_test_spec(threads, cluster));
+  }
+  // One field changed at a time from the planner's default spec.
+  const std::function<void(KernelSpec&)> changes[] = {
+      [](KernelSpec& s) { s.dtype = DType::f16; }, [](KernelSpec& s) { s.k_max = 100; },
+      [](KernelSpec& s) { s.block = 8192; },       [](KernelSpec& s) { s.block2 = 1024; },
+      [](KernelSpec& s) { s.threads = 1024; },
+  };
+  for (const auto& change : changes) {
+    KernelSpec spec;
+    change(spec);
+    specs.push_back(spec);
+  }
+  const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+  std::set<std::string> symbols;
+  std::set<std::string> texts;
+  for (const KernelSpec& spec : specs) {
+    INFO(spec.to_string());
+    CHECK(std::regex_match(spec.symbol(), identifier));
+    // Every spec listed once, so every symbol must be new.
+    if (texts.insert(spec.to_string()).second) CHECK(symbols.insert(spec.symbol()).second);
+  }
+  CHECK(symbols.size() == specs.size());
+}
+
+TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in 1..4096") {
+  const std::vector<int>& buckets = k_buckets();
+  REQUIRE(std::is_sorted(buckets.begin(), buckets.end()));
+  REQUIRE(buckets.back() == 4096);
+  for (Arch arch : {kSm90, kSm100}) {
+    for (DType dtype : kDTypes) {
+      INFO(arch.to_string(), " ", dtype_name(dtype));
+      const std::vector<std::string> planned_texts = texts_of(planner_specs(arch));
+      const std::set<std::string> planner(planned_texts.begin(), planned_texts.end());
+      std::set<std::string> chosen;
+      std::vector<int> wrong_bucket;  // the k whose spec is not the smallest bucket holding k
+      std::vector<int> off_list;      // the k whose spec is not one of planner_specs
+      for (int k = 1; k <= 4096; ++k) {
+        const KernelSpec spec = plan_spec(dtype, k, arch);
+        if (spec.k_max != *std::lower_bound(buckets.begin(), buckets.end(), k) ||
+            spec.dtype != dtype || !(spec.arch == arch) || spec.kind != KernelKind::topk) {
+          wrong_bucket.push_back(k);
+        }
+        if (planner.count(spec.to_string()) == 0) off_list.push_back(k);
+        chosen.insert(spec.to_string());
+      }
+      CHECK(wrong_bucket.empty());
+      CHECK(off_list.empty());
+      // Every dtype's share of planner_specs is reachable.
+      CHECK(chosen.size() == buckets.size());
+    }
+  }
+}
+
+TEST_CASE("plan: plan_spec at the bucket boundaries") {
+  const std::pair<int, int> k_to_k_max[] = {{1, 64},      {64, 64},     {65, 256},    {256, 256},
+                                            {257, 512},   {1024, 1024}, {1025, 2048}, {2048, 2048},
+                                            {2049, 4096}, {4096, 4096}};
+  for (DType dtype : kDTypes) {
+    for (auto [k, k_max] : k_to_k_max) {
+      INFO(dtype_name(dtype), " k=", k);
+      const KernelSpec spec = plan_spec(dtype, k, kSm90);
+      CHECK(spec.k_max == k_max);
+      CHECK(validate_rejection(spec).argument == "<accepted>");
+    }
+  }
+}
+
+TEST_CASE("plan: planner and default spec lists") {
+  for (Arch arch : {kSm90, kSm100}) {
+    INFO(arch.to_string());
+    const std::vector<KernelSpec> planned = planner_specs(arch);
+    const std::vector<std::string> texts = texts_of(planned);
+    CHECK(std::set<std::string>(texts.begin(), texts.end()).size() == planned.size());
+    CHECK(planned.size() == std::size(kDTypes) * k_buckets().size());
+
+    const std::vector<KernelSpec> defaults = default_specs(arch);
+    REQUIRE(defaults.size() == planned.size() + 1);
+    CHECK(std::equal(planned.begin(), planned.end(), defaults.begin()));
+    CHECK(defaults.back().kind == KernelKind::fill_test);
+    for (const KernelSpec& spec : defaults) CHECK(spec.arch == arch);
+  }
+}
+
+TEST_CASE("spec list: comments, blank lines and errors naming the line") {
+  const std::vector<KernelSpec> specs = parse_spec_list(
+      "# header\n\n  kind=fill_test threads=128 cluster=2  # a comment\n\t\nk_max=64 B2=1024\n");
+  REQUIRE(specs.size() == 2);
+  CHECK(specs[0] == fill_test_spec(128, 2));
+  CHECK(specs[1].k_max == 64);
+  CHECK(specs[1].block2 == 1024);
+
+  const Rejection bad_value =
+      rejection_of([] { (void)parse_spec_list("# ok\nk_max=64 B2=1024\nk_max=5000\n"); });
+  CHECK(bad_value.argument == "specs");
+  CHECK(bad_value.message.find("line 3") != std::string::npos);
+  CHECK(bad_value.message.find("k_max") != std::string::npos);
+
+  const Rejection bad_field = rejection_of([] { (void)parse_spec_list("colour=red\n"); });
+  CHECK(bad_field.argument == "specs");
+  CHECK(bad_field.message.find("line 1") != std::string::npos);
+
+  const Rejection missing =
+      rejection_of([] { (void)read_spec_list("/nonexistent/deepselect/none.specs"); });
+  CHECK(missing.argument == "specs");
+  CHECK(missing.message.find("/nonexistent/deepselect/none.specs") != std::string::npos);
+}
+
+TEST_CASE("spec list: cache/default.specs lists exactly default_specs(), without arch") {
+  const std::string path = DEEPSELECT_SOURCE_DIR "/cache/default.specs";
+  INFO(path);
+  CHECK(read_text(path).find("arch=") == std::string::npos);
+  const std::vector<KernelSpec> listed = read_spec_list(path);
+  for (Arch arch : {kSm90, kSm100}) {
+    std::vector<KernelSpec> with_arch = listed;
+    for (KernelSpec& spec : with_arch) spec.arch = arch;
+    const std::vector<std::string> expected = texts_of(default_specs(arch));
+    const std::vector<std::string> got = texts_of(with_arch);
+    CHECK(got.size() == expected.size());
+    // Compared as text, in order, so a failure shows the differing line.
+    for (size_t i = 0; i < std::min(got.size(), expected.size()); ++i) CHECK(got[i] == expected[i]);
+  }
+}
+
+}  // namespace
+}  // namespace deepselect
