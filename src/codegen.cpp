@@ -25,14 +25,14 @@ std::string render_topk(const KernelSpec& spec) {
 #include "topk_kernel.cuh"
 static_assert(sizeof(ds::TopkParams) == {params_size}, "host and device disagree on TopkParams");
 extern "C" __global__ void __launch_bounds__({threads}, 1) {symbol}(const ds::TopkParams params) {{
-  ds::topk_row<{traits}, {k_max}, {block}, {block2}, {threads}, {stages}>(params);
+  ds::topk_row<{traits}, {k_max}, {block}, {block2}, {threads}, {cluster}, {stages}>(params);
 }}
 )",
       fmt::arg("spec", spec.to_string()), fmt::arg("params_size", sizeof(ds::TopkParams)),
       fmt::arg("threads", spec.threads), fmt::arg("symbol", spec.symbol()),
       fmt::arg("traits", dtype_traits(spec.dtype)), fmt::arg("k_max", spec.k_max),
       fmt::arg("block", spec.block), fmt::arg("block2", spec.block2),
-      fmt::arg("stages", kInputStages));
+      fmt::arg("cluster", spec.cluster), fmt::arg("stages", spec.stages));
 }
 
 std::string render_fill_test(const KernelSpec& spec) {
@@ -48,11 +48,33 @@ extern "C" __global__ void __launch_bounds__({threads}) {symbol}(const ds::FillT
       fmt::arg("threads", spec.threads), fmt::arg("symbol", spec.symbol()));
 }
 
+std::string render_read_floor(const KernelSpec& spec) {
+  return fmt::format(
+      R"(// Generated for: {spec}
+#include "read_floor_kernel.cuh"
+static_assert(sizeof(ds::ReadFloorParams) == {params_size}, "host and device disagree");
+extern "C" __global__ void __launch_bounds__({threads}) {symbol}(const ds::ReadFloorParams params) {{
+  ds::read_floor<{threads}, {element_bytes}>(params);
+}}
+)",
+      fmt::arg("spec", spec.to_string()), fmt::arg("params_size", sizeof(ds::ReadFloorParams)),
+      fmt::arg("threads", spec.threads), fmt::arg("symbol", spec.symbol()),
+      fmt::arg("element_bytes", dtype_bytes(spec.dtype)));
+}
+
 }  // namespace
 
 std::string render_translation_unit(const KernelSpec& spec) {
   spec.validate();
-  return spec.kind == KernelKind::fill_test ? render_fill_test(spec) : render_topk(spec);
+  switch (spec.kind) {
+    case KernelKind::fill_test:
+      return render_fill_test(spec);
+    case KernelKind::read_floor:
+      return render_read_floor(spec);
+    case KernelKind::topk:
+      break;
+  }
+  return render_topk(spec);
 }
 
 }  // namespace deepselect

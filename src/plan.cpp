@@ -7,11 +7,24 @@ const std::vector<int>& k_buckets() {
   return buckets;
 }
 
-KernelSpec plan_spec(DType dtype, int k, Arch arch) {
+namespace {
+
+// The smallest power of two that gives every SM a CTA, at most kMaxCluster.
+int cluster_for(int64_t rows, int sm_count) {
+  int cluster = 1;
+  while (cluster < kMaxCluster && rows * cluster < sm_count) cluster *= 2;
+  return cluster;
+}
+
+}  // namespace
+
+KernelSpec plan_spec(DType dtype, int k, int64_t rows, const DeviceInfo& device) {
   KernelSpec spec;
   spec.kind = KernelKind::topk;
   spec.dtype = dtype;
-  spec.arch = arch;
+  spec.arch = device.arch;
+  spec.cluster = cluster_for(rows, device.sm_count);
+  spec.stages = 3;
   spec.k_max = k_buckets().back();
   for (int bucket : k_buckets()) {
     if (k <= bucket) {
@@ -27,8 +40,13 @@ KernelSpec plan_spec(DType dtype, int k, Arch arch) {
 
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
+  const DeviceInfo device{arch, kMaxCluster};
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
-    for (int bucket : k_buckets()) specs.push_back(plan_spec(dtype, bucket, arch));
+    for (int bucket : k_buckets()) {
+      for (int rows = kMaxCluster; rows >= 1; rows /= 2) {
+        specs.push_back(plan_spec(dtype, bucket, rows, device));
+      }
+    }
   }
   return specs;
 }

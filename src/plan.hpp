@@ -1,14 +1,25 @@
 // The planner: which kernel spec and launch shape serve a problem.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "spec.hpp"
 
 namespace deepselect {
 
-// The spec for dtype and runtime k (1..4096) on arch: the smallest k bucket holding k.
-KernelSpec plan_spec(DType dtype, int k, Arch arch);
+// The most CTAs that share one row.
+constexpr int kMaxCluster = 8;
+
+// What the planner needs to know of the GPU.
+struct DeviceInfo {
+  Arch arch;
+  int sm_count = 132;
+};
+
+// The spec for dtype and runtime k (1..4096) over `rows` rows on device: the smallest k
+// bucket holding k, and a cluster of CTAs per row when the rows alone cannot fill the GPU.
+KernelSpec plan_spec(DType dtype, int k, int64_t rows, const DeviceInfo& device);
 
 // Every spec plan_spec can return for arch (what `precompile` builds by default).
 std::vector<KernelSpec> planner_specs(Arch arch);

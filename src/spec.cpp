@@ -13,6 +13,8 @@ const char* kind_name(KernelKind kind) {
       return "topk";
     case KernelKind::fill_test:
       return "fill_test";
+    case KernelKind::read_floor:
+      return "read_floor";
   }
   return "?";
 }
@@ -20,6 +22,7 @@ const char* kind_name(KernelKind kind) {
 KernelKind parse_kind(std::string_view text) {
   if (text == "topk") return KernelKind::topk;
   if (text == "fill_test") return KernelKind::fill_test;
+  if (text == "read_floor") return KernelKind::read_floor;
   throw ArgumentError("kind", fmt::format("unknown kernel kind '{}'", text));
 }
 
@@ -99,7 +102,13 @@ void KernelSpec::validate() const {
     require(cluster >= 1 && cluster <= 16, "cluster", fmt::format("{} is not in 1..16", cluster));
     return;
   }
-  require(cluster == 1, "cluster", fmt::format("{}: only cluster=1 is implemented", cluster));
+  if (kind == KernelKind::read_floor) {
+    require(cluster == 1, "cluster", fmt::format("{}: the read floor takes no cluster", cluster));
+    return;
+  }
+  require(cluster == 1 || cluster == 2 || cluster == 4 || cluster == 8, "cluster",
+          fmt::format("{} is not one of 1, 2, 4, 8", cluster));
+  require(stages >= 2 && stages <= 8, "stages", fmt::format("{} is not in 2..8", stages));
   require(k_max >= 1 && k_max <= 4096, "k_max", fmt::format("{} is not in 1..4096", k_max));
   require(is_power_of_two(block), "B", fmt::format("{} is not a power of two", block));
   require(is_power_of_two(block2), "B2", fmt::format("{} is not a power of two", block2));
@@ -120,8 +129,8 @@ void KernelSpec::validate() const {
 
 std::string KernelSpec::to_string() const {
   return fmt::format(
-      "kind={} dtype={} k_max={} B={} B2={} threads={} cluster={} epilogue={} arch={}",
-      kind_name(kind), dtype_name(dtype), k_max, block, block2, threads, cluster,
+      "kind={} dtype={} k_max={} B={} B2={} threads={} cluster={} stages={} epilogue={} arch={}",
+      kind_name(kind), dtype_name(dtype), k_max, block, block2, threads, cluster, stages,
       epilogue_name(epilogue), arch.to_string());
 }
 
@@ -154,6 +163,8 @@ KernelSpec KernelSpec::parse(std::string_view text) {
       spec.threads = parse_int(name, value);
     } else if (name == "cluster") {
       spec.cluster = parse_int(name, value);
+    } else if (name == "stages") {
+      spec.stages = parse_int(name, value);
     } else if (name == "epilogue") {
       spec.epilogue = parse_epilogue(value);
     } else if (name == "arch") {
@@ -167,21 +178,24 @@ KernelSpec KernelSpec::parse(std::string_view text) {
 
 std::string KernelSpec::symbol() const {
   if (kind == KernelKind::fill_test) return fmt::format("ds_fill_test_t{}_c{}", threads, cluster);
-  return fmt::format("ds_topk_{}_k{}_b{}_c{}_t{}_x{}_{}", dtype_name(dtype), k_max, block, block2,
-                     threads, cluster, epilogue_name(epilogue));
+  if (kind == KernelKind::read_floor) {
+    return fmt::format("ds_read_floor_{}_t{}", dtype_name(dtype), threads);
+  }
+  return fmt::format("ds_topk_{}_k{}_b{}_c{}_t{}_x{}_s{}_{}", dtype_name(dtype), k_max, block,
+                     block2, threads, cluster, stages, epilogue_name(epilogue));
 }
 
 size_t KernelSpec::dynamic_smem_bytes() const {
-  if (kind == KernelKind::fill_test) return 0;
+  if (kind != KernelKind::topk) return 0;
   const size_t candidates = static_cast<size_t>(k_max + block + block2) * sizeof(uint64_t);
-  const size_t staging = static_cast<size_t>(kInputStages) * block * dtype_bytes(dtype);
+  const size_t staging = static_cast<size_t>(stages) * block * dtype_bytes(dtype);
   return candidates + staging;
 }
 
 size_t KernelSpecHash::operator()(const KernelSpec& spec) const noexcept {
   size_t hash = static_cast<size_t>(spec.kind);
   for (int field : {static_cast<int>(spec.dtype), spec.k_max, spec.block, spec.block2, spec.threads,
-                    spec.cluster, spec.arch.sm, static_cast<int>(spec.epilogue)}) {
+                    spec.cluster, spec.stages, spec.arch.sm, static_cast<int>(spec.epilogue)}) {
     hash = hash * 1000003u ^ static_cast<size_t>(field);
   }
   return hash;

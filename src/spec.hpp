@@ -11,7 +11,7 @@
 
 namespace deepselect {
 
-enum class KernelKind : int { topk = 0, fill_test = 1 };
+enum class KernelKind : int { topk = 0, fill_test = 1, read_floor = 2 };
 enum class Epilogue : int { plain = 0 };
 
 // A target architecture: sm_90a or sm_100a.
@@ -29,7 +29,8 @@ struct KernelSpec {
   int block = 4096;   // B: elements scanned per step
   int block2 = 4096;  // B2: the candidate buffer is compacted when it holds k + B2
   int threads = 512;
-  int cluster = 1;
+  int cluster = 1;   // CTAs that share one row (a thread-block cluster)
+  int stages = 2;    // input blocks in flight in shared memory
   Arch arch;
   Epilogue epilogue = Epilogue::plain;
 
@@ -37,8 +38,8 @@ struct KernelSpec {
 
   // Throws ArgumentError naming the offending field.
   void validate() const;
-  // "kind=topk dtype=f32 k_max=2048 B=4096 B2=4096 threads=512 cluster=1 epilogue=plain
-  // arch=sm_90a"; parse accepts the fields in any order, missing ones keep their defaults.
+  // "kind=topk dtype=f32 k_max=2048 B=4096 B2=4096 threads=512 cluster=1 stages=2
+  // epilogue=plain arch=sm_90a"; parse accepts the fields in any order, missing ones keep their defaults.
   std::string to_string() const;
   static KernelSpec parse(std::string_view text);
   // The kernel's extern "C" name.
@@ -57,7 +58,5 @@ size_t dtype_bytes(DType dtype);
 
 // The most dynamic shared memory one block may ask for on the supported archs.
 constexpr size_t kMaxDynamicSmemBytes = 227 * 1024 - 4 * 1024;
-// Pipeline stages of input blocks held in shared memory.
-constexpr int kInputStages = 2;
 
 }  // namespace deepselect

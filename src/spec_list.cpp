@@ -40,6 +40,15 @@ std::vector<KernelSpec> read_spec_list(const std::filesystem::path& file) {
   return parse_spec_list(text.str());
 }
 
+KernelSpec read_floor_spec(DType dtype, Arch arch) {
+  KernelSpec spec;
+  spec.kind = KernelKind::read_floor;
+  spec.dtype = dtype;
+  spec.threads = 512;
+  spec.arch = arch;
+  return spec;
+}
+
 std::vector<KernelSpec> default_specs(Arch arch) {
   std::vector<KernelSpec> specs = planner_specs(arch);
   KernelSpec fill;
@@ -48,6 +57,8 @@ std::vector<KernelSpec> default_specs(Arch arch) {
   fill.cluster = 4;
   fill.arch = arch;
   specs.push_back(fill);
+  for (DType dtype : {DType::f32, DType::bf16, DType::f16})
+    specs.push_back(read_floor_spec(dtype, arch));
   return specs;
 }
 

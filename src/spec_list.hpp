@@ -14,8 +14,11 @@ namespace deepselect {
 std::vector<KernelSpec> parse_spec_list(std::string_view text);
 std::vector<KernelSpec> read_spec_list(const std::filesystem::path& file);
 
+// The benchmark's read-floor kernel for dtype.
+KernelSpec read_floor_spec(DType dtype, Arch arch);
+
 // What `precompile` builds when given no list: every spec the planner can choose on arch,
-// and the launch-test kernel.
+// the launch-test kernel and the read-floor kernels.
 std::vector<KernelSpec> default_specs(Arch arch);
 
 }  // namespace deepselect

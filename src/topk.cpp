@@ -19,6 +19,8 @@ namespace {
 constexpr int kMaxK = 4096;
 constexpr uint32_t kBlockOrderSeed = 0x5eed0001u;
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+// rows * cluster CTAs must fit the grid's x dimension.
+constexpr int64_t kMaxRows = kInt32Max / kMaxCluster;
 
 void require(bool condition, const char* argument, const std::string& message) {
   if (!condition) throw ArgumentError(argument, message);
@@ -46,8 +48,8 @@ Checked validate(const TopkArgs& a) {
   require(a.nan_policy == NanPolicy::nan_is_largest || a.nan_policy == NanPolicy::nan_is_smallest,
           "nan_policy", fmt::format("unsupported value {}", static_cast<int>(a.nan_policy)));
   require(a.k >= 1 && a.k <= kMaxK, "k", fmt::format("{} is not in 1..{}", a.k, kMaxK));
-  require(a.rows >= 0 && a.rows <= kInt32Max, "rows",
-          fmt::format("{} is not in 0..{}", a.rows, kInt32Max));
+  require(a.rows >= 0 && a.rows <= kMaxRows, "rows",
+          fmt::format("{} is not in 0..{}", a.rows, kMaxRows));
   require(a.n >= 0 && a.n <= kInt32Max, "n", fmt::format("{} is not in 0..{}", a.n, kInt32Max));
   Checked checked;
   checked.ld = a.ld == 0 ? a.n : a.ld;
@@ -96,29 +98,34 @@ CUcontext context_of(CUstream stream) {
   return context;
 }
 
-// The architecture of each device ordinal, looked up once.
-Arch arch_of(CUcontext context) {
+// The planner's view of each device ordinal, looked up once.
+DeviceInfo device_info_of(CUcontext context) {
   constexpr int kMaxDevices = 64;
   static std::array<std::atomic<int>, kMaxDevices> known_sm{};
+  static std::array<std::atomic<int>, kMaxDevices> known_sm_count{};
   CUdevice device = 0;
   {
     ContextScope scope(context);
     check_cuda(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
   }
-  if (device >= 0 && device < kMaxDevices && known_sm[device].load() != 0) {
-    return Arch{known_sm[device].load()};
+  const bool cacheable = device >= 0 && device < kMaxDevices;
+  if (cacheable && known_sm_count[device].load() != 0) {
+    return DeviceInfo{Arch{known_sm[device].load()}, known_sm_count[device].load()};
   }
-  int major = 0;
-  int minor = 0;
-  check_cuda(
-      driver().cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
-      "cuDeviceGetAttribute");
-  check_cuda(
-      driver().cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
-      "cuDeviceGetAttribute");
-  const Arch arch = Arch::parse(fmt::format("sm_{}{}a", major, minor));
-  if (device >= 0 && device < kMaxDevices) known_sm[device].store(arch.sm);
-  return arch;
+  auto attribute = [device](CUdevice_attribute which) {
+    int value = 0;
+    check_cuda(driver().cuDeviceGetAttribute(&value, which, device), "cuDeviceGetAttribute");
+    return value;
+  };
+  const DeviceInfo info{
+      Arch::parse(fmt::format("sm_{}{}a", attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
+                              attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))),
+      attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)};
+  if (cacheable) {
+    known_sm[device].store(info.arch.sm);
+    known_sm_count[device].store(info.sm_count);
+  }
+  return info;
 }
 
 }  // namespace
@@ -131,7 +138,7 @@ void topk(const TopkArgs& a, CUstream stream) {
   const Checked checked = validate(a);
   if (a.rows == 0) return;
   const CUcontext context = context_of(stream);
-  const KernelSpec spec = plan_spec(a.dtype, a.k, arch_of(context));
+  const KernelSpec spec = plan_spec(a.dtype, a.k, a.rows, device_info_of(context));
   const LoadedKernel& kernel = KernelRegistry::global().get(spec, context);
 
   ds::TopkParams params{};
@@ -155,8 +162,9 @@ void topk(const TopkArgs& a, CUstream stream) {
   params.seed = kBlockOrderSeed;
 
   const LaunchConfig config = LaunchConfig()
-                                  .with_grid(static_cast<unsigned>(a.rows))
+                                  .with_grid(static_cast<unsigned>(a.rows * spec.cluster))
                                   .with_block(static_cast<unsigned>(spec.threads))
+                                  .with_cluster(static_cast<unsigned>(spec.cluster))
                                   .with_smem(static_cast<unsigned>(spec.dynamic_smem_bytes()))
                                   .on(stream);
   launch(kernel, config, &params);

@@ -100,4 +100,24 @@ DS_DEV void copy_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
 }
 
+// Thread-block clusters: a barrier over every thread of the cluster, this CTA's rank, and the
+// address of the same shared variable in another CTA of the cluster.
+DS_DEV void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::
+                   : "memory");
+}
+
+DS_DEV u32 cluster_rank() {
+  u32 rank;
+  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  return rank;
+}
+
+template <class T>
+DS_DEV const T* peer_shared(const T* local, u32 rank) {
+  u64 remote;
+  asm volatile("mapa.u64 %0, %1, %2;" : "=l"(remote) : "l"(local), "r"(rank));
+  return reinterpret_cast<const T*>(remote);
+}
+
 }  // namespace ds

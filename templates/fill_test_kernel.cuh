@@ -7,11 +7,6 @@
 
 namespace ds {
 
-DS_DEV void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::
-                   : "memory");
-}
-
 DS_DEV void fill_test(const FillTestParams& params) {
   __shared__ u32 mine;
   u32 rank;

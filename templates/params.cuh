@@ -33,6 +33,16 @@ struct TopkParams {
   u32 seed;
 };
 
+struct ReadFloorParams {
+  const void* x;
+  i64 ld;
+  const int* begin;
+  const int* end;
+  u32* sink;
+  int rows;
+  int n;
+};
+
 struct FillTestParams {
   u32* out;  // one record of 5 words per CTA
   int count;

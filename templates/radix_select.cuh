@@ -16,21 +16,66 @@ struct RadixScratch {
   u32 digit;
   u32 want;
   u32 in_digit;
+  u64 warp_and[32];
+  u64 warp_or[32];
 };
 
+// The bits on which cand[0..count) all agree, as (mask of agreeing high bits, their value):
+// digits above the first disagreeing bit need no histogram pass.
+template <int kThreads>
+DS_DEV Selection common_high_bits(const u64* cand, int count, RadixScratch& scratch) {
+  u64 all_and = ~0ull;
+  u64 all_or = 0ull;
+  for (int i = threadIdx.x; i < count; i += kThreads) {
+    const u64 c = cand[i];
+    all_and &= c;
+    all_or |= c;
+  }
+  const u32 and_low = __reduce_and_sync(0xffffffffu, u32(all_and));
+  const u32 and_high = __reduce_and_sync(0xffffffffu, u32(all_and >> 32));
+  const u32 or_low = __reduce_or_sync(0xffffffffu, u32(all_or));
+  const u32 or_high = __reduce_or_sync(0xffffffffu, u32(all_or >> 32));
+  if (lane_id() == 0u) {
+    scratch.warp_and[warp_id()] = (u64(and_high) << 32) | and_low;
+    scratch.warp_or[warp_id()] = (u64(or_high) << 32) | or_low;
+  }
+  __syncthreads();
+  all_and = ~0ull;
+  all_or = 0ull;
+  for (int w = 0; w < kThreads / 32; ++w) {
+    all_and &= scratch.warp_and[w];
+    all_or |= scratch.warp_or[w];
+  }
+  const u64 differing = all_and ^ all_or;
+  if (differing == 0ull) return Selection{all_and, ~0ull};
+  // Bits above the highest differing one agree.
+  const int highest = 63 - __clzll(differing);
+  const u64 agree = highest == 63 ? 0ull : ~0ull << (highest + 1);
+  return Selection{all_and & agree, agree};
+}
+
 // Finds the selection of the best `want` of cand[0..count) (want < count), one 8-bit digit
-// at a time from bit kTopShift+7 down, stopping as soon as the digit that holds the want-th
-// candidate holds exactly the ones still wanted.
-template <int kThreads, int kTopShift>
+// at a time from the highest bit on which the candidates differ, stopping as soon as the
+// digit that holds the want-th candidate holds exactly the ones still wanted. Lanes of a
+// warp that hit the same bin add once (skewed data, e.g. a plateau, would serialize).
+template <int kThreads>
 DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch& scratch) {
-  Selection selection = {0ull, 0ull};
-  for (int shift = kTopShift; shift >= 0; shift -= 8) {
+  Selection selection = common_high_bits<kThreads>(cand, count, scratch);
+  const int top = selection.mask == ~0ull ? -1 : 63 - __clzll(~selection.mask);
+  for (int high = top; high >= 0; high -= 8) {
+    const int shift = high >= 7 ? high - 7 : 0;
     for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[i] = 0u;
     __syncthreads();
-    for (int i = threadIdx.x; i < count; i += kThreads) {
-      const u64 c = cand[i];
-      if ((c & selection.mask) == selection.prefix)
-        atomicAdd(&scratch.hist[(c >> shift) & 255u], 1u);
+    for (int base = 0; base < count; base += kThreads) {
+      const int i = base + int(threadIdx.x);
+      const u64 c = i < count ? cand[i] : 0ull;
+      const bool counted = i < count && (c & selection.mask) == selection.prefix;
+      const u32 counting = __ballot_sync(0xffffffffu, counted);
+      if (counted) {
+        const u32 digit = u32(c >> shift) & 255u;
+        const u32 same = __match_any_sync(counting, digit);
+        if (lane_id() == u32(__ffs(same) - 1)) atomicAdd(&scratch.hist[digit], u32(__popc(same)));
+      }
     }
     __syncthreads();
     if (warp_id() == 0) {

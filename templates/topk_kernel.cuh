@@ -1,8 +1,10 @@
-// DeepSelect top-k, one CTA per row. The row is scanned in blocks of kB elements in a fixed
-// pseudo-random block order; elements better than the running k-th candidate are appended to
-// a shared-memory candidate buffer, which a radix select compacts back to k whenever it holds
-// k + kB2. Candidates are (key, ~column) words, so integer order is the contract's total order
-// and a plateau of equal values cannot grow the buffer.
+// DeepSelect top-k, one cluster of kCluster CTAs per row. The row is scanned in blocks of kB
+// elements in a fixed pseudo-random block order; elements better than the running k-th candidate
+// are appended to a shared-memory candidate buffer, which a radix select compacts back to k
+// whenever it holds k + kB2. Candidates are (key, ~column) words, so integer order is the
+// contract's total order and a plateau of equal values cannot grow the buffer. With kCluster > 1
+// the CTAs share the row's block order (CTA r takes steps r, r + kCluster, ...), and CTA 0 then
+// merges the others' top k through distributed shared memory with the same filter and compaction.
 #pragma once
 #include "bitonic_sort.cuh"
 #include "block_order.cuh"
@@ -18,16 +20,17 @@ struct TopkScratch {
   RadixScratch radix;
   u32 warp_totals[2][kThreads / 32];
   u64 warp_min[kThreads / 32];
+  int final_count;  // read by CTA 0 of the cluster
+  int saw_nan;
 };
 
-template <class T, int kKMax, int kB, int kB2, int kThreads, int kStages>
+template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int kStages>
 struct TopkRow {
   typedef typename T::Raw Raw;
   static const int kCapacity = kKMax + kB + kB2;
   static const int kPerThread = kB / kThreads;
   static const int kVec = 16 / T::kBytes;
   static const int kWarps = kThreads / 32;
-  static const int kTopShift = 32 + T::kKeyBits - 8;
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
 
   const TopkParams& p;
@@ -36,6 +39,7 @@ struct TopkRow {
   TopkScratch<kThreads>& scratch;
   const Raw* row_x;  // x + row * ld: columns are relative to it
   int row;
+  u32 rank;   // this CTA's part of the row
   int first;  // the row's first column (begin)
   int head;   // elements between the 16-byte aligned origin and the first column
   int span;   // head + row length: the scanned range of the aligned view
@@ -119,8 +123,7 @@ struct TopkRow {
   // to the worst of them.
   DS_DEV void compact(int keep) {
     __syncthreads();
-    const Selection selection =
-        radix_select<kThreads, kTopShift>(cand, count, u32(keep), scratch.radix);
+    const Selection selection = radix_select<kThreads>(cand, count, u32(keep), scratch.radix);
     u64 worst = ~0ull;
     u32 written = 0;
     for (int base = 0; base < count; base += kThreads) {
@@ -143,23 +146,50 @@ struct TopkRow {
     count = keep;
   }
 
+  // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ...
   DS_DEV void scan(int keep, bool check_nan) {
     const int blocks = (span + kB - 1) / kB;
     const BlockOrder order(u32(blocks), row_seed(p.seed, u32(row)));
+    const int steps = blocks > int(rank) ? (blocks - int(rank) + kCluster - 1) / kCluster : 0;
+    auto block_of = [&](int step) { return int(order(u32(step * kCluster) + rank)); };
 #pragma unroll
     for (int s = 0; s < kStages - 1; ++s) {
-      if (s < blocks) load_block(int(order(u32(s))), s);
+      if (s < steps) load_block(block_of(s), s);
       copy_async_commit();
     }
-    for (int step = 0; step < blocks; ++step) {
+    for (int step = 0; step < steps; ++step) {
       const int ahead = step + kStages - 1;
-      if (ahead < blocks) load_block(int(order(u32(ahead))), ahead % kStages);
+      if (ahead < steps) load_block(block_of(ahead), ahead % kStages);
       copy_async_commit();
       copy_async_wait<kStages - 1>();
       __syncthreads();
-      filter_block(int(order(u32(step))), step % kStages, check_nan);
+      filter_block(block_of(step), step % kStages, check_nan);
       if (count >= keep + kB2) compact(keep);
       __syncthreads();
+    }
+  }
+
+  // CTA 0: appends every other CTA's final candidates that beat the threshold, compacting as
+  // the scan does. The peers stay alive (cluster barrier after this) while it reads them.
+  DS_DEV void merge_peers(int keep) {
+    for (u32 peer = 1; peer < u32(kCluster); ++peer) {
+      const u64* peer_cand = peer_shared(cand, peer);
+      const int peer_count = *peer_shared(&scratch.final_count, peer);
+      saw_nan |= *peer_shared(&scratch.saw_nan, peer) != 0;
+      for (int base = 0; base < peer_count; base += kThreads) {
+        const int i = base + int(threadIdx.x);
+        const u64 c = i < peer_count ? peer_cand[i] : 0ull;
+        const bool better = i < peer_count && c > threshold;
+        const u32 ballot = __ballot_sync(0xffffffffu, better);
+        if (lane_id() == 0u) scratch.warp_totals[parity][warp_id()] = __popc(ballot);
+        __syncthreads();
+        u32 chunk_total;
+        const u32 before = warps_before<kWarps>(scratch.warp_totals[parity], &chunk_total);
+        parity ^= 1u;
+        if (better) cand[u32(count) + before + __popc(ballot & lanes_below_mask())] = c;
+        count += int(chunk_total);
+        if (count >= keep + kB2) compact(keep);
+      }
     }
   }
 
@@ -214,6 +244,20 @@ struct TopkRow {
     threshold = keep > 0 ? 0ull : ~0ull;
     if (keep > 0 || check_nan) scan(keep, check_nan);
     if (count > keep) compact(keep);
+    if (kCluster > 1) {
+      const bool block_saw_nan = __syncthreads_or(saw_nan) != 0;
+      if (threadIdx.x == 0) {
+        scratch.final_count = count;
+        scratch.saw_nan = block_saw_nan ? 1 : 0;
+      }
+      cluster_sync();
+      if (rank == 0u) {
+        merge_peers(keep);
+        if (count > keep) compact(keep);
+      }
+      cluster_sync();
+      if (rank != 0u) return;
+    }
     __syncthreads();
     write_outputs(min(count, keep));
     const bool row_has_nan = __syncthreads_or(saw_nan) != 0;
@@ -221,18 +265,19 @@ struct TopkRow {
   }
 };
 
-template <class T, int kKMax, int kB, int kB2, int kThreads, int kStages>
+template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int kStages>
 DS_DEV void topk_row(const TopkParams& params) {
-  typedef TopkRow<T, kKMax, kB, kB2, kThreads, kStages> Row;
+  typedef TopkRow<T, kKMax, kB, kB2, kThreads, kCluster, kStages> Row;
   extern __shared__ __align__(16) unsigned char dynamic_smem[];
   __shared__ TopkScratch<kThreads> scratch;
-  const int row = blockIdx.x;
+  const int row = blockIdx.x / kCluster;
   Row state = {params,
                reinterpret_cast<u64*>(dynamic_smem),
                reinterpret_cast<typename T::Raw*>(dynamic_smem + sizeof(u64) * Row::kCapacity),
                scratch,
                static_cast<const typename T::Raw*>(params.x) + i64(row) * params.ld,
-               row};
+               row,
+               kCluster > 1 ? cluster_rank() : 0u};
   state.run();
 }
 

@@ -27,8 +27,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing::read_bytes;
 using testing::ScopedEnv;
-using testing::write_bytes;
 using testing::TempDir;
+using testing::write_bytes;
 
 // A cache directory that does not exist yet, so that DiskCache creates it with mode 0700
 // whatever the umask (a TempDir itself may be group-writable, which a cache refuses).

@@ -28,8 +28,8 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 using testing::read_bytes;
 using testing::ScopedEnv;
-using testing::write_bytes;
 using testing::TempDir;
+using testing::write_bytes;
 
 std::string key_of(std::string_view name) {
   return fmt::format("format=1\nlibrary=0.1.0\nspec={}\narch=sm_90a\nnvrtc=13.0\n", name);

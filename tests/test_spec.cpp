@@ -23,6 +23,9 @@ namespace {
 constexpr Arch kSm90{90};
 constexpr Arch kSm100{100};
 constexpr DType kDTypes[] = {DType::f32, DType::bf16, DType::f16};
+constexpr int kH200Sms = 132;
+// Enough rows to fill any GPU: the planner then uses one CTA per row.
+constexpr int64_t kManyRows = 1 << 20;
 
 KernelSpec fill_test_spec(int threads, int cluster) {
   KernelSpec spec;
@@ -77,7 +80,7 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
     fill.arch = arch;
     specs.push_back(fill);
   }
-  REQUIRE(specs.size() == 2 * 18 + 2);
+  REQUIRE(specs.size() == 2 * 72 + 2);  // 3 dtypes x 6 k buckets x 4 cluster sizes per arch
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -183,8 +186,10 @@ TEST_CASE("spec: validate rejects bad values, naming the field and the rule") {
          s.threads = 128;
        },
        "B2", "sort"},
-      {"topk cluster 2", [](KernelSpec& s) { s.cluster = 2; }, "cluster", "cluster=1"},
-      {"topk cluster 0", [](KernelSpec& s) { s.cluster = 0; }, "cluster", "cluster=1"},
+      {"topk cluster 3", [](KernelSpec& s) { s.cluster = 3; }, "cluster", "1, 2, 4, 8"},
+      {"topk cluster 0", [](KernelSpec& s) { s.cluster = 0; }, "cluster", "1, 2, 4, 8"},
+      {"topk stages 1", [](KernelSpec& s) { s.stages = 1; }, "stages", "2..8"},
+      {"topk stages 9", [](KernelSpec& s) { s.stages = 9; }, "stages", "2..8"},
       {"arch sm_80", [](KernelSpec& s) { s.arch = Arch{80}; }, "arch", "sm_80"},
       {"dtype out of range", [](KernelSpec& s) { s.dtype = static_cast<DType>(7); }, "dtype", "7"},
       {"fill_test cluster 0", [](KernelSpec& s) { s = fill_test_spec(128, 0); }, "cluster",
@@ -265,6 +270,18 @@ TEST_CASE("spec: symbols are C identifiers and differ between specs") {
   CHECK(symbols.size() == specs.size());
 }
 
+TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row") {
+  const std::pair<int64_t, int> rows_to_cluster[] = {{1, 8},   {8, 8},    {17, 8},       {33, 4},
+                                                     {64, 4},  {66, 2},   {100, 2},      {131, 2},
+                                                     {132, 1}, {1024, 1}, {kManyRows, 1}};
+  for (auto [rows, cluster] : rows_to_cluster) {
+    INFO("rows=", rows);
+    const KernelSpec spec = plan_spec(DType::f32, 2048, rows, DeviceInfo{kSm90, kH200Sms});
+    CHECK(spec.cluster == cluster);
+    CHECK(validate_rejection(spec).argument == "<accepted>");
+  }
+}
+
 TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in 1..4096") {
   const std::vector<int>& buckets = k_buckets();
   REQUIRE(std::is_sorted(buckets.begin(), buckets.end()));
@@ -278,7 +295,7 @@ TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in
       std::vector<int> wrong_bucket;  // the k whose spec is not the smallest bucket holding k
       std::vector<int> off_list;      // the k whose spec is not one of planner_specs
       for (int k = 1; k <= 4096; ++k) {
-        const KernelSpec spec = plan_spec(dtype, k, arch);
+        const KernelSpec spec = plan_spec(dtype, k, kManyRows, DeviceInfo{arch, kH200Sms});
         if (spec.k_max != *std::lower_bound(buckets.begin(), buckets.end(), k) ||
             spec.dtype != dtype || !(spec.arch == arch) || spec.kind != KernelKind::topk) {
           wrong_bucket.push_back(k);
@@ -301,7 +318,7 @@ TEST_CASE("plan: plan_spec at the bucket boundaries") {
   for (DType dtype : kDTypes) {
     for (auto [k, k_max] : k_to_k_max) {
       INFO(dtype_name(dtype), " k=", k);
-      const KernelSpec spec = plan_spec(dtype, k, kSm90);
+      const KernelSpec spec = plan_spec(dtype, k, kManyRows, DeviceInfo{kSm90, kH200Sms});
       CHECK(spec.k_max == k_max);
       CHECK(validate_rejection(spec).argument == "<accepted>");
     }
@@ -314,12 +331,16 @@ TEST_CASE("plan: planner and default spec lists") {
     const std::vector<KernelSpec> planned = planner_specs(arch);
     const std::vector<std::string> texts = texts_of(planned);
     CHECK(std::set<std::string>(texts.begin(), texts.end()).size() == planned.size());
-    CHECK(planned.size() == std::size(kDTypes) * k_buckets().size());
+    // Every dtype and k bucket, with each cluster size 1, 2, 4, 8.
+    CHECK(planned.size() == std::size(kDTypes) * k_buckets().size() * 4);
 
     const std::vector<KernelSpec> defaults = default_specs(arch);
-    REQUIRE(defaults.size() == planned.size() + 1);
+    REQUIRE(defaults.size() == planned.size() + 1 + std::size(kDTypes));
     CHECK(std::equal(planned.begin(), planned.end(), defaults.begin()));
-    CHECK(defaults.back().kind == KernelKind::fill_test);
+    CHECK(defaults[planned.size()].kind == KernelKind::fill_test);
+    for (size_t i = planned.size() + 1; i < defaults.size(); ++i) {
+      CHECK(defaults[i].kind == KernelKind::read_floor);
+    }
     for (const KernelSpec& spec : defaults) CHECK(spec.arch == arch);
   }
 }

@@ -10,6 +10,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   deepselect::cli::add_info(app);
   deepselect::cli::add_run(app);
+  deepselect::cli::add_bench(app);
   deepselect::cli::add_precompile(app);
   deepselect::cli::add_cache(app);
   try {

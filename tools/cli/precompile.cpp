@@ -18,6 +18,7 @@ struct PrecompileOptions {
   std::string specs_file;
   std::string out_dir;
   int jobs = 2;
+  bool list_only = false;
 };
 
 std::vector<KernelSpec> specs_to_build(const PrecompileOptions& options) {
@@ -39,6 +40,10 @@ std::vector<KernelSpec> specs_to_build(const PrecompileOptions& options) {
 
 int precompile(const PrecompileOptions& options) {
   const std::vector<KernelSpec> specs = specs_to_build(options);
+  if (options.list_only) {
+    for (const KernelSpec& spec : specs) fmt::print("{}\n", spec.to_string());
+    return 0;
+  }
   StoreConfig config = StoreConfig::from_environment();
   if (!options.out_dir.empty()) {
     config.cache_dir = options.out_dir;
@@ -95,6 +100,7 @@ void add_precompile(CLI::App& app) {
   command->add_option("--out", options->out_dir,
                       "Write into this directory (a prebuilt dir) instead of the cache");
   command->add_option("--jobs", options->jobs, "Parallel compiles")->capture_default_str();
+  command->add_flag("--list", options->list_only, "Print the specs it would build, build nothing");
   command->callback([options] {
     const int status = precompile(*options);
     if (status != 0) throw CLI::RuntimeError(status);
