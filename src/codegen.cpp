@@ -19,12 +19,19 @@ const char* dtype_traits(DType dtype) {
   return "?";
 }
 
+// CTAs of spec that fit one SM's shared memory (at most 2): the register budget follows.
+int blocks_per_sm(const KernelSpec& spec) {
+  constexpr size_t kSmemPerSm = 228 * 1024;
+  constexpr size_t kStaticAndReserved = 4 * 1024;
+  return (spec.dynamic_smem_bytes() + kStaticAndReserved) * 2 <= kSmemPerSm ? 2 : 1;
+}
+
 std::string render_topk(const KernelSpec& spec) {
   return fmt::format(
       R"(// Generated for: {spec}
 #include "topk_kernel.cuh"
 static_assert(sizeof(ds::TopkParams) == {params_size}, "host and device disagree on TopkParams");
-extern "C" __global__ void __launch_bounds__({threads}, 1) {symbol}(const ds::TopkParams params) {{
+extern "C" __global__ void __launch_bounds__({threads}, {min_blocks}) {symbol}(const ds::TopkParams params) {{
   ds::topk_row<{traits}, {k_max}, {block}, {block2}, {threads}, {cluster}, {stages}>(params);
 }}
 )",
@@ -32,7 +39,8 @@ extern "C" __global__ void __launch_bounds__({threads}, 1) {symbol}(const ds::To
       fmt::arg("threads", spec.threads), fmt::arg("symbol", spec.symbol()),
       fmt::arg("traits", dtype_traits(spec.dtype)), fmt::arg("k_max", spec.k_max),
       fmt::arg("block", spec.block), fmt::arg("block2", spec.block2),
-      fmt::arg("cluster", spec.cluster), fmt::arg("stages", spec.stages));
+      fmt::arg("cluster", spec.cluster), fmt::arg("stages", spec.stages),
+      fmt::arg("min_blocks", blocks_per_sm(spec)));
 }
 
 std::string render_fill_test(const KernelSpec& spec) {

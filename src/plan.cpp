@@ -1,5 +1,8 @@
 #include "plan.hpp"
 
+#include <cstdlib>
+#include <string>
+
 namespace deepselect {
 
 const std::vector<int>& k_buckets() {
@@ -9,11 +12,23 @@ const std::vector<int>& k_buckets() {
 
 namespace {
 
-// The smallest power of two that gives every SM a CTA, at most kMaxCluster.
+// The smallest power of two that gives half the SMs a CTA, at most kMaxCluster. Measured on
+// the H200 (bench/results/NOTES.md): 64 rows ran fastest with 2 CTAs per row, 1 row with 8;
+// the merge in CTA 0 makes larger clusters lose on more rows.
 int cluster_for(int64_t rows, int sm_count) {
   int cluster = 1;
-  while (cluster < kMaxCluster && rows * cluster < sm_count) cluster *= 2;
+  while (cluster < kMaxCluster && rows * cluster * 2 < sm_count) cluster *= 2;
   return cluster;
+}
+
+// DEEPSELECT_PLAN_OVERRIDE="B=8192 stages=4": fields that replace the planner's choice in
+// every plan, for measuring candidate specs. Read once per process.
+const std::string& plan_override() {
+  static const std::string text = [] {
+    const char* value = std::getenv("DEEPSELECT_PLAN_OVERRIDE");
+    return std::string(value != nullptr ? value : "");
+  }();
+  return text;
 }
 
 }  // namespace
@@ -24,7 +39,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, const DeviceInfo& device)
   spec.dtype = dtype;
   spec.arch = device.arch;
   spec.cluster = cluster_for(rows, device.sm_count);
-  spec.stages = 3;
+  spec.stages = 2;
   spec.k_max = k_buckets().back();
   for (int bucket : k_buckets()) {
     if (k <= bucket) {
@@ -32,15 +47,18 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, const DeviceInfo& device)
       break;
     }
   }
+  // Small enough for two CTAs per SM (at most ~110 KB of shared memory each), which measured
+  // 1.35x faster than one CTA with a larger B2 at k = 2048.
   spec.threads = 512;
-  spec.block = dtype == DType::f32 ? 4096 : 8192;
-  spec.block2 = spec.k_max <= 256 ? 1024 : spec.k_max <= 512 ? 2048 : 4096;
-  return spec;
+  spec.block = 4096;
+  spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
+  return plan_override().empty() ? spec : KernelSpec::parse(plan_override(), spec);
 }
 
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
-  const DeviceInfo device{arch, kMaxCluster};
+  // Row counts 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8.
+  const DeviceInfo device{arch, 2 * kMaxCluster};
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (int rows = kMaxCluster; rows >= 1; rows /= 2) {

@@ -134,8 +134,10 @@ std::string KernelSpec::to_string() const {
       epilogue_name(epilogue), arch.to_string());
 }
 
-KernelSpec KernelSpec::parse(std::string_view text) {
-  KernelSpec spec;
+KernelSpec KernelSpec::parse(std::string_view text) { return parse(text, KernelSpec{}); }
+
+KernelSpec KernelSpec::parse(std::string_view text, const KernelSpec& base) {
+  KernelSpec spec = base;
   size_t position = 0;
   while (position < text.size()) {
     const size_t start = text.find_first_not_of(" \t", position);

@@ -39,9 +39,11 @@ struct KernelSpec {
   // Throws ArgumentError naming the offending field.
   void validate() const;
   // "kind=topk dtype=f32 k_max=2048 B=4096 B2=4096 threads=512 cluster=1 stages=2
-  // epilogue=plain arch=sm_90a"; parse accepts the fields in any order, missing ones keep their defaults.
+  // epilogue=plain arch=sm_90a"; parse accepts the fields in any order, missing ones keep
+  // their values in base.
   std::string to_string() const;
   static KernelSpec parse(std::string_view text);
+  static KernelSpec parse(std::string_view text, const KernelSpec& base);
   // The kernel's extern "C" name.
   std::string symbol() const;
   // Dynamic shared memory a launch needs, in bytes.

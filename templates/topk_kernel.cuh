@@ -12,6 +12,7 @@
 #include "keys.cuh"
 #include "params.cuh"
 #include "radix_select.cuh"
+#include "threshold.cuh"
 
 namespace ds {
 
@@ -22,6 +23,7 @@ struct TopkScratch {
   u64 warp_min[kThreads / 32];
   int final_count;  // read by CTA 0 of the cluster
   int saw_nan;
+  int block_of_step[64];  // the block order, filled 32 steps at a time by warp 0
 };
 
 template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int kStages>
@@ -45,9 +47,11 @@ struct TopkRow {
   int span;   // head + row length: the scanned range of the aligned view
   u32 nan_key;
   u32 invert;
-  u64 threshold;  // the current k-th candidate; only better ones are appended
-  int count;      // candidates in the buffer
-  u32 parity;     // which warp_totals buffer the next scan uses
+  u64 threshold;    // the current k-th candidate; only better ones are appended
+  Threshold limit;  // the same, in the float domain of the filter
+  float orient;     // +1 for largest, -1 for smallest
+  int count;        // candidates in the buffer
+  u32 parity;       // which warp_totals buffer the next scan uses
   bool saw_nan;
 
   // Offset inside a block of this thread's element e: 16-byte vectors, coalesced per warp.
@@ -78,18 +82,31 @@ struct TopkRow {
     }
   }
 
-  DS_DEV u32 raw_at(const Raw* block_data, int offset) const {
-    return u32(block_data[offset]);
+  DS_DEV float value_at(const Raw* block_data, int offset) const {
+    return orient * to_float<T>(u32(block_data[offset]));
   }
 
-  // Appends the block's elements that beat the threshold; returns how many the block added.
+  // Bits of this thread's elements that lie inside the row (only partial blocks have others).
+  DS_DEV static u32 valid_bits(int valid_lo, int valid_hi) {
+    u32 bits = 0;
+#pragma unroll
+    for (int e = 0; e < kPerThread; ++e) {
+      const int offset = offset_of(e);
+      if (offset >= valid_lo && offset < valid_hi) bits |= 1u << e;
+    }
+    return bits;
+  }
+
+  // Appends the block's elements that beat the threshold. The hot loop is one float compare
+  // per element: x >= value (or NaN) marks a maybe; the few maybes are settled exactly.
   DS_DEV void filter_block(int block, int stage, bool check_nan) {
     const int lo = block * kB;
     const int valid_lo = max(lo, head) - lo;
     const int valid_hi = min(lo + kB, span) - lo;
     const Raw* data = stages + stage * kB;
     const u32 column_base = u32(first - head + lo);
-    u32 mask = 0;
+    u32 maybe = 0;
+    u32 nan_bits = 0;
 #pragma unroll
     for (int v = 0; v < kPerThread / kVec; ++v) {
       const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
@@ -98,11 +115,22 @@ struct TopkRow {
 #pragma unroll
       for (int j = 0; j < kVec; ++j) {
         const u32 raw = T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
-        const bool valid = offset + j >= valid_lo && offset + j < valid_hi;
-        const u64 c = make_candidate(key_of<T>(raw, nan_key, invert), column_base + offset + j);
-        if (valid && c > threshold) mask |= 1u << (v * kVec + j);
-        if (check_nan) saw_nan |= valid && is_nan_bits<T::kSign, T::kInf>(raw);
+        const float x = orient * to_float<T>(raw);
+        if (!(x < limit.value)) maybe |= 1u << (v * kVec + j);
+        if (check_nan && x != x) nan_bits |= 1u << (v * kVec + j);
       }
+    }
+    if (valid_lo != 0 || valid_hi != kB) {
+      const u32 valid = valid_bits(valid_lo, valid_hi);
+      maybe &= valid;
+      nan_bits &= valid;
+    }
+    saw_nan |= nan_bits != 0u;
+    u32 mask = 0;
+    for (u32 left = maybe; left != 0u; left &= left - 1u) {
+      const int e = __ffs(left) - 1;
+      const int offset = offset_of(e);
+      if (limit.beaten_by(value_at(data, offset), column_base + offset)) mask |= 1u << e;
     }
     u32 added;
     const u32 position =
@@ -114,9 +142,14 @@ struct TopkRow {
       mask &= mask - 1u;
       const int offset = offset_of(e);
       cand[slot++] =
-          make_candidate(key_of<T>(raw_at(data, offset), nan_key, invert), column_base + offset);
+          make_candidate(key_of<T>(u32(data[offset]), nan_key, invert), column_base + offset);
     }
     count += int(added);
+  }
+
+  DS_DEV void set_threshold(u64 c) {
+    threshold = c;
+    limit = Threshold::of_candidate<T>(c, nan_key, invert, orient);
   }
 
   // Keeps the best `keep` candidates (keep < count), in buffer order, and raises the threshold
@@ -142,7 +175,7 @@ struct TopkRow {
       }
       written += chunk_total;
     }
-    threshold = block_min<kWarps>(worst, scratch.warp_min);
+    set_threshold(block_min<kWarps>(worst, scratch.warp_min));
     count = keep;
   }
 
@@ -151,7 +184,17 @@ struct TopkRow {
     const int blocks = (span + kB - 1) / kB;
     const BlockOrder order(u32(blocks), row_seed(p.seed, u32(row)));
     const int steps = blocks > int(rank) ? (blocks - int(rank) + kCluster - 1) / kCluster : 0;
-    auto block_of = [&](int step) { return int(order(u32(step * kCluster) + rank)); };
+    // Warp 0 computes the blocks of 32 steps at once into a ring of 64, 32 steps ahead of use.
+    auto fill_order = [&](int first_step) {
+      if (warp_id() == 0u) {
+        const int step = first_step + int(lane_id());
+        if (step < steps)
+          scratch.block_of_step[step & 63] = int(order(u32(step * kCluster) + rank));
+      }
+    };
+    auto block_of = [&](int step) { return scratch.block_of_step[step & 63]; };
+    fill_order(0);
+    __syncthreads();
 #pragma unroll
     for (int s = 0; s < kStages - 1; ++s) {
       if (s < steps) load_block(block_of(s), s);
@@ -165,6 +208,7 @@ struct TopkRow {
       __syncthreads();
       filter_block(block_of(step), step % kStages, check_nan);
       if (count >= keep + kB2) compact(keep);
+      if ((step + kStages) % 32 == 0) fill_order(step + kStages);
       __syncthreads();
     }
   }
@@ -240,8 +284,10 @@ struct TopkRow {
     count = 0;
     parity = 0;
     saw_nan = false;
+    orient = (p.flags & kFlagLargest) != 0u ? 1.0f : -1.0f;
     // With nothing to keep, scan only to look for NaN: a threshold nothing beats.
     threshold = keep > 0 ? 0ull : ~0ull;
+    limit = keep > 0 ? Threshold::everything() : Threshold::nothing();
     if (keep > 0 || check_nan) scan(keep, check_nan);
     if (count > keep) compact(keep);
     if (kCluster > 1) {

@@ -157,7 +157,7 @@ CaseSpec random_spec(uint64_t suite_seed, int index) {
   spec.n = ns[index % 8];
   spec.ld = pick(std::array<int64_t, 5>{0, spec.n, spec.n + 1, spec.n + 2, spec.n + 7}, rng);
   // On a 132-SM H200 the planner gives these 8, 8, 4, 2, 1 and 1 CTAs per row.
-  const std::array<int64_t, 6> row_counts = {1, 3, 40, 100, 132, 1024};
+  const std::array<int64_t, 6> row_counts = {1, 3, 20, 50, 132, 1024};
   for (int choice = (index / 8) % 6; choice >= 0; --choice) {
     spec.rows = row_counts[choice];
     if (spec.rows * std::max(spec.ld, spec.n) <= kMaxElements) break;
