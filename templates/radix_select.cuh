@@ -56,8 +56,7 @@ DS_DEV Selection common_high_bits(const u64* cand, int count, RadixScratch& scra
 
 // Finds the selection of the best `want` of cand[0..count) (want < count), one 8-bit digit
 // at a time from the highest bit on which the candidates differ, stopping as soon as the
-// digit that holds the want-th candidate holds exactly the ones still wanted. Lanes of a
-// warp that hit the same bin add once (skewed data, e.g. a plateau, would serialize).
+// digit that holds the want-th candidate holds exactly the ones still wanted.
 template <int kThreads>
 DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch& scratch) {
   Selection selection = common_high_bits<kThreads>(cand, count, scratch);
@@ -66,15 +65,24 @@ DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch
     const int shift = high >= 7 ? high - 7 : 0;
     for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[i] = 0u;
     __syncthreads();
-    for (int base = 0; base < count; base += kThreads) {
-      const int i = base + int(threadIdx.x);
-      const u64 c = i < count ? cand[i] : 0ull;
-      const bool counted = i < count && (c & selection.mask) == selection.prefix;
-      const u32 counting = __ballot_sync(0xffffffffu, counted);
-      if (counted) {
+    // Four words per thread per round keep loads in flight; a warp whose counted lanes all
+    // hit one bin (a plateau) adds once, others add per lane.
+    for (int base = 0; base < count; base += 4 * kThreads) {
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        const int i = base + q * kThreads + int(threadIdx.x);
+        const u64 c = i < count ? cand[i] : 0ull;
+        const bool counted = i < count && (c & selection.mask) == selection.prefix;
+        const u32 counting = __ballot_sync(0xffffffffu, counted);
+        if (counting == 0u) continue;
         const u32 digit = u32(c >> shift) & 255u;
-        const u32 same = __match_any_sync(counting, digit);
-        if (lane_id() == u32(__ffs(same) - 1)) atomicAdd(&scratch.hist[digit], u32(__popc(same)));
+        const int leader = __ffs(counting) - 1;
+        const u32 leader_digit = __shfl_sync(0xffffffffu, digit, leader);
+        if (__all_sync(0xffffffffu, !counted || digit == leader_digit)) {
+          if (int(lane_id()) == leader) atomicAdd(&scratch.hist[digit], u32(__popc(counting)));
+        } else if (counted) {
+          atomicAdd(&scratch.hist[digit], 1u);
+        }
       }
     }
     __syncthreads();

@@ -34,6 +34,11 @@ struct TopkRow {
   static const int kVec = 16 / T::kBytes;
   static const int kWarps = kThreads / 32;
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
+  // Candidates each thread moves per barrier when compacting or merging; a merge chunk must
+  // fit the buffer's slack of kB.
+  static const int kPerChunk = 4;
+  static const int kChunk = kPerChunk * kThreads;
+  static_assert(kChunk <= kB, "a merge chunk must fit the buffer slack");
 
   const TopkParams& p;
   u64* cand;
@@ -152,29 +157,50 @@ struct TopkRow {
     limit = Threshold::of_candidate<T>(c, nan_key, invert, orient);
   }
 
-  // Keeps the best `keep` candidates (keep < count), in buffer order, and raises the threshold
-  // to the worst of them.
+  // Appends the words source[0..n) that `wanted` accepts to cand[at..], in a fixed order, and
+  // returns how many; *worst becomes the smallest appended. source may be cand itself at or
+  // after `at` (an in-place compaction): each chunk is read whole before any of it is written,
+  // and a chunk's words land before the chunk's end. One barrier per chunk of kChunk words.
+  template <class Wanted>
+  DS_DEV u32 append_if(const u64* source, int n, u32 at, Wanted wanted, u64* worst) {
+    u32 appended = 0;
+    for (int base = 0; base < n; base += kChunk) {
+      u64 words[kPerChunk];
+      u32 ballots[kPerChunk];
+      u32 warp_count = 0;
+#pragma unroll
+      for (int q = 0; q < kPerChunk; ++q) {
+        const int i = base + q * kThreads + int(threadIdx.x);
+        words[q] = i < n ? source[i] : 0ull;
+        ballots[q] = __ballot_sync(0xffffffffu, i < n && wanted(words[q]));
+        warp_count += __popc(ballots[q]);
+      }
+      if (lane_id() == 0u) scratch.warp_totals[parity][warp_id()] = warp_count;
+      __syncthreads();
+      u32 chunk_total;
+      u32 position =
+          at + appended + warps_before<kWarps>(scratch.warp_totals[parity], &chunk_total);
+      parity ^= 1u;
+#pragma unroll
+      for (int q = 0; q < kPerChunk; ++q) {
+        if ((ballots[q] >> lane_id()) & 1u) {
+          cand[position + __popc(ballots[q] & lanes_below_mask())] = words[q];
+          *worst = words[q] < *worst ? words[q] : *worst;
+        }
+        position += __popc(ballots[q]);
+      }
+      appended += chunk_total;
+    }
+    return appended;
+  }
+
+  // Keeps the best `keep` candidates (keep < count) and raises the threshold to the worst.
   DS_DEV void compact(int keep) {
     __syncthreads();
     const Selection selection = radix_select<kThreads>(cand, count, u32(keep), scratch.radix);
     u64 worst = ~0ull;
-    u32 written = 0;
-    for (int base = 0; base < count; base += kThreads) {
-      const int i = base + int(threadIdx.x);
-      const u64 c = i < count ? cand[i] : 0ull;
-      const bool selected = i < count && (c & selection.mask) >= selection.prefix;
-      const u32 ballot = __ballot_sync(0xffffffffu, selected);
-      if (lane_id() == 0u) scratch.warp_totals[parity][warp_id()] = __popc(ballot);
-      __syncthreads();
-      u32 chunk_total;
-      const u32 before = warps_before<kWarps>(scratch.warp_totals[parity], &chunk_total);
-      parity ^= 1u;
-      if (selected) {
-        cand[written + before + __popc(ballot & lanes_below_mask())] = c;
-        worst = c < worst ? c : worst;
-      }
-      written += chunk_total;
-    }
+    append_if(
+        cand, count, 0u, [&](u64 c) { return (c & selection.mask) >= selection.prefix; }, &worst);
     set_threshold(block_min<kWarps>(worst, scratch.warp_min));
     count = keep;
   }
@@ -216,22 +242,15 @@ struct TopkRow {
   // CTA 0: appends every other CTA's final candidates that beat the threshold, compacting as
   // the scan does. The peers stay alive (cluster barrier after this) while it reads them.
   DS_DEV void merge_peers(int keep) {
+    u64 ignored = ~0ull;
     for (u32 peer = 1; peer < u32(kCluster); ++peer) {
       const u64* peer_cand = peer_shared(cand, peer);
       const int peer_count = *peer_shared(&scratch.final_count, peer);
       saw_nan |= *peer_shared(&scratch.saw_nan, peer) != 0;
-      for (int base = 0; base < peer_count; base += kThreads) {
-        const int i = base + int(threadIdx.x);
-        const u64 c = i < peer_count ? peer_cand[i] : 0ull;
-        const bool better = i < peer_count && c > threshold;
-        const u32 ballot = __ballot_sync(0xffffffffu, better);
-        if (lane_id() == 0u) scratch.warp_totals[parity][warp_id()] = __popc(ballot);
-        __syncthreads();
-        u32 chunk_total;
-        const u32 before = warps_before<kWarps>(scratch.warp_totals[parity], &chunk_total);
-        parity ^= 1u;
-        if (better) cand[u32(count) + before + __popc(ballot & lanes_below_mask())] = c;
-        count += int(chunk_total);
+      for (int base = 0; base < peer_count; base += kChunk) {
+        count += int(append_if(
+            peer_cand + base, min(kChunk, peer_count - base), u32(count),
+            [&](u64 c) { return c > threshold; }, &ignored));
         if (count >= keep + kB2) compact(keep);
       }
     }
