@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -23,6 +22,8 @@
 
 #include <deepselect/deepselect.hpp>
 
+#include "atomic_file.hpp"
+
 namespace deepselect {
 namespace {
 
@@ -33,39 +34,7 @@ constexpr uint32_t kFormatVersion = 1;
 // Larger files are not cubins of ours; refusing them keeps a bad file from exhausting memory.
 constexpr off_t kMaxEntryBytes = off_t{256} << 20;
 constexpr std::time_t kStaleTempSeconds = 60 * 60;
-constexpr int kTempNameAttempts = 8;
 constexpr auto kLockPollInterval = std::chrono::milliseconds(5);
-
-std::string errno_text(int error) {
-  return std::generic_category().message(error);
-}
-
-std::string describe(std::string_view what, const fs::path& path, int error) {
-  return fmt::format("{} {}: {}", what, path.string(), errno_text(error));
-}
-
-[[noreturn]] void throw_store_error(std::string_view what, const fs::path& path, int error) {
-  throw Error(fmt::format("deepselect: cannot store cache entry: {}", describe(what, path, error)));
-}
-
-// An owned file descriptor.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  bool ok() const { return fd_ >= 0; }
-  int release() { return std::exchange(fd_, -1); }
-  // Closes now and returns close()'s result: a deferred write error can show up only here.
-  int close() { return ::close(release()); }
-
- private:
-  int fd_;
-};
 
 const char* env_or_null(const char* name) {
   const char* value = std::getenv(name);
@@ -83,27 +52,10 @@ uint64_t checksum_of(std::string_view bytes) {
 
 // ---- Directories ----
 
-std::string create_dir(const fs::path& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0) return {};
-  if (errno != ENOENT) return describe("cannot access", path, errno);
-  if (::mkdir(path.c_str(), 0700) == 0 || errno == EEXIST) return {};
-  return describe("cannot create cache directory", path, errno);
-}
-
-std::string create_dirs(const fs::path& dir) {
-  fs::path prefix;
-  for (const fs::path& part : dir) {
-    prefix /= part;
-    if (std::string problem = create_dir(prefix); !problem.empty()) return problem;
-  }
-  return {};
-}
-
 // Only this user may be able to change what a writable layer holds.
 std::string check_private_dir(const fs::path& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) return describe("cannot access", path, errno);
+  if (::stat(path.c_str(), &st) != 0) return describe_path_error("cannot access", path, errno);
   if (!S_ISDIR(st.st_mode)) return fmt::format("{} is not a directory", path.string());
   if (st.st_uid != ::geteuid()) {
     return fmt::format("{} is owned by uid {}, not by this user (uid {}); cached cubins are code",
@@ -113,16 +65,18 @@ std::string check_private_dir(const fs::path& path) {
     return fmt::format("{} is writable by group or others (mode {:04o}); cached cubins are code",
                        path.string(), st.st_mode & 07777);
   }
-  if (::access(path.c_str(), W_OK | X_OK) != 0) return describe("cannot write to", path, errno);
+  if (::access(path.c_str(), W_OK | X_OK) != 0) {
+    return describe_path_error("cannot write to", path, errno);
+  }
   return {};
 }
 
 std::string prepare_writable(const fs::path& dir) {
   if (dir.empty()) return "the cache directory path is empty";
-  if (std::string problem = create_dirs(dir); !problem.empty()) return problem;
+  if (std::string problem = create_private_dirs(dir); !problem.empty()) return problem;
   if (std::string problem = check_private_dir(dir); !problem.empty()) return problem;
   for (const fs::path& sub : {dir / "v1", dir / "v1" / "tmp", dir / "v1" / "locks"}) {
-    if (std::string problem = create_dir(sub); !problem.empty()) return problem;
+    if (std::string problem = create_private_dir(sub); !problem.empty()) return problem;
     if (std::string problem = check_private_dir(sub); !problem.empty()) return problem;
   }
   return {};
@@ -134,7 +88,7 @@ std::string check_shared_dir(const fs::path& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     return errno == ENOENT ? fmt::format("{} does not exist", path.string())
-                           : describe("cannot access", path, errno);
+                           : describe_path_error("cannot access", path, errno);
   }
   if (!S_ISDIR(st.st_mode)) return fmt::format("{} is not a directory", path.string());
   if ((st.st_mode & S_IWOTH) != 0) {
@@ -294,7 +248,7 @@ Inspected inspect(const fs::path& path) {
   // O_NONBLOCK: opening a FIFO planted under an entry's name must not hang.
   Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!fd.ok() || ::fstat(fd.get(), &result.st) != 0) {
-    result.problem = describe("cannot read", path, errno);
+    result.problem = describe_path_error("cannot read", path, errno);
     result.unreadable = true;
     return result;
   }
@@ -312,7 +266,7 @@ Inspected inspect(const fs::path& path) {
     const ssize_t n = ::read(fd.get(), bytes.data() + filled, bytes.size() - filled);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      result.problem = describe("cannot read", path, errno);
+      result.problem = describe_path_error("cannot read", path, errno);
       result.unreadable = true;
       return result;
     }
@@ -325,72 +279,6 @@ Inspected inspect(const fs::path& path) {
     result.problem = "the key text does not match the file name";
   }
   return result;
-}
-
-// ---- Publication ----
-
-// A name no other writer uses: the pid tells the sweeper whether its writer is alive, the
-// random part keeps one process's concurrent stores apart.
-fs::path temp_path(const fs::path& tmp_dir, const std::string& digest) {
-  static std::atomic<uint64_t> counter{0};
-  const uint64_t seed[2] = {
-      static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()),
-      counter++};
-  return tmp_dir /
-         fmt::format("{}.{}.{:016x}.tmp", digest, ::getpid(), XXH3_64bits(seed, sizeof seed));
-}
-
-// A temp file that is removed unless it was renamed into place.
-class TempFile {
- public:
-  TempFile(const fs::path& tmp_dir, const std::string& digest) {
-    for (int attempt = 0; attempt < kTempNameAttempts; ++attempt) {
-      path_ = temp_path(tmp_dir, digest);
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-      if (fd_ >= 0 || errno != EEXIST) break;
-    }
-    if (fd_ < 0) {
-      const int error = errno;
-      path_.clear();
-      throw_store_error("cannot create temp file in", tmp_dir, error);
-    }
-  }
-  ~TempFile() {
-    if (fd_ >= 0) ::close(fd_);
-    if (!path_.empty()) ::unlink(path_.c_str());
-  }
-  TempFile(const TempFile&) = delete;
-  TempFile& operator=(const TempFile&) = delete;
-
-  void write_and_sync(std::string_view bytes) {
-    while (!bytes.empty()) {
-      const ssize_t n = ::write(fd_, bytes.data(), bytes.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw_store_error("cannot write", path_, errno);
-      bytes.remove_prefix(static_cast<size_t>(n));
-    }
-    if (::fsync(fd_) != 0) throw_store_error("cannot fsync", path_, errno);
-    if (::close(std::exchange(fd_, -1)) != 0) throw_store_error("cannot close", path_, errno);
-  }
-
-  void rename_to(const fs::path& target) {
-    if (::rename(path_.c_str(), target.c_str()) != 0) {
-      throw_store_error(fmt::format("cannot rename {} to", path_.string()), target, errno);
-    }
-    path_.clear();
-  }
-
- private:
-  fs::path path_;
-  int fd_ = -1;
-};
-
-// Makes a rename in dir durable.
-void fsync_dir(const fs::path& dir) {
-  Fd fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!fd.ok()) throw_store_error("cannot open directory", dir, errno);
-  if (::fsync(fd.get()) != 0) throw_store_error("cannot fsync directory", dir, errno);
-  if (fd.close() != 0) throw_store_error("cannot close directory", dir, errno);
 }
 
 // ---- Temp files ----
@@ -452,12 +340,10 @@ void DiskCache::store(const CacheEntry& entry) const {
     throw Error(fmt::format("deepselect: cannot store cache entry in {}: {}", dir_.string(),
                             usable_ ? "the layer is read-only" : problem_));
   }
-  const std::string bytes = encode(entry);
-  const fs::path entries = dir_ / "v1";
-  TempFile temp(entries / "tmp", digest_of(entry.key_text));
-  temp.write_and_sync(bytes);
-  temp.rename_to(entry_path(entry.key_text));
-  fsync_dir(entries);
+  publish_file(entry_path(entry.key_text), encode(entry),
+               Publication{.tmp_dir = dir_ / "v1" / "tmp",
+                           .temp_prefix = digest_of(entry.key_text),
+                           .failure = "cannot store cache entry"});
 }
 
 void DiskCache::evict(const std::string& key_text) const {

@@ -1,7 +1,10 @@
 #include "plan.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
+
+#include "tuning_table.hpp"
 
 namespace deepselect {
 
@@ -33,7 +36,7 @@ const std::string& plan_override() {
 
 }  // namespace
 
-KernelSpec plan_spec(DType dtype, int k, int64_t rows, const DeviceInfo& device) {
+KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device) {
   KernelSpec spec;
   spec.kind = KernelKind::topk;
   spec.dtype = dtype;
@@ -52,6 +55,11 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, const DeviceInfo& device)
   spec.threads = 512;
   spec.block = 4096;
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
+  if (device.tuning != nullptr) {
+    const ShapeBucket bucket =
+        ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));
+    if (const TunedChoice* choice = device.tuning->find(bucket)) spec = choice->apply(spec);
+  }
   return plan_override().empty() ? spec : KernelSpec::parse(plan_override(), spec);
 }
 
@@ -62,7 +70,7 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (int rows = kMaxCluster; rows >= 1; rows /= 2) {
-        specs.push_back(plan_spec(dtype, bucket, rows, device));
+        specs.push_back(plan_spec(dtype, bucket, rows, /*n=*/1, device));
       }
     }
   }

@@ -11,15 +11,20 @@ namespace deepselect {
 // The most CTAs that share one row.
 constexpr int kMaxCluster = 8;
 
+class TuningTable;
+
 // What the planner needs to know of the GPU.
 struct DeviceInfo {
   Arch arch;
   int sm_count = 132;
+  const TuningTable* tuning = nullptr;  // this GPU's tuning table, if one was measured
 };
 
-// The spec for dtype and runtime k (1..4096) over `rows` rows on device: the smallest k
-// bucket holding k, and a cluster of CTAs per row when the rows alone cannot fill the GPU.
-KernelSpec plan_spec(DType dtype, int k, int64_t rows, const DeviceInfo& device);
+// The spec for dtype and runtime k (1..4096) over `rows` rows of `n` columns on device: the
+// smallest k bucket holding k, and a cluster of CTAs per row when the rows alone cannot fill
+// the GPU; then the tuning table's choice for the shape's bucket, if it has one; then
+// DEEPSELECT_PLAN_OVERRIDE.
+KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device);
 
 // Every spec plan_spec can return for arch (what `precompile` builds by default).
 std::vector<KernelSpec> planner_specs(Arch arch);

@@ -134,7 +134,9 @@ std::string KernelSpec::to_string() const {
       epilogue_name(epilogue), arch.to_string());
 }
 
-KernelSpec KernelSpec::parse(std::string_view text) { return parse(text, KernelSpec{}); }
+KernelSpec KernelSpec::parse(std::string_view text) {
+  return parse(text, KernelSpec{});
+}
 
 KernelSpec KernelSpec::parse(std::string_view text, const KernelSpec& base) {
   KernelSpec spec = base;

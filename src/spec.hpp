@@ -29,8 +29,8 @@ struct KernelSpec {
   int block = 4096;   // B: elements scanned per step
   int block2 = 4096;  // B2: the candidate buffer is compacted when it holds k + B2
   int threads = 512;
-  int cluster = 1;   // CTAs that share one row (a thread-block cluster)
-  int stages = 2;    // input blocks in flight in shared memory
+  int cluster = 1;  // CTAs that share one row (a thread-block cluster)
+  int stages = 2;   // input blocks in flight in shared memory
   Arch arch;
   Epilogue epilogue = Epilogue::plain;
 

@@ -1,8 +1,12 @@
 // The public entry point: validate, plan, get the kernel, launch.
 #include <array>
-#include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <limits>
+#include <mutex>
+#include <optional>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -12,6 +16,8 @@
 #include "params.cuh"
 #include "plan.hpp"
 #include "registry.hpp"
+#include "topk_internal.hpp"
+#include "tuning_table.hpp"
 
 namespace deepselect {
 namespace {
@@ -91,6 +97,18 @@ uint32_t flags_of(const TopkArgs& a) {
   return flags;
 }
 
+Arch arch_of_device(CUdevice device) {
+  int major = 0;
+  int minor = 0;
+  check_cuda(
+      driver().cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+      "cuDeviceGetAttribute");
+  check_cuda(
+      driver().cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+      "cuDeviceGetAttribute");
+  return Arch::parse(fmt::format("sm_{}{}a", major, minor));
+}
+
 CUcontext context_of(CUstream stream) {
   CUcontext context = nullptr;
   check_cuda(driver().cuStreamGetCtx(stream, &context), "cuStreamGetCtx");
@@ -98,34 +116,75 @@ CUcontext context_of(CUstream stream) {
   return context;
 }
 
-// The planner's view of each device ordinal, looked up once.
-DeviceInfo device_info_of(CUcontext context) {
-  constexpr int kMaxDevices = 64;
-  static std::array<std::atomic<int>, kMaxDevices> known_sm{};
-  static std::array<std::atomic<int>, kMaxDevices> known_sm_count{};
+CUdevice device_of(CUcontext context) {
+  CUcontext current = nullptr;
+  check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
   CUdevice device = 0;
-  {
+  if (current == context) {
+    check_cuda(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
+  } else {
     ContextScope scope(context);
     check_cuda(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
   }
-  const bool cacheable = device >= 0 && device < kMaxDevices;
-  if (cacheable && known_sm_count[device].load() != 0) {
-    return DeviceInfo{Arch{known_sm[device].load()}, known_sm_count[device].load()};
+  return device;
+}
+
+// The tuning table for device from the cache directory, when tuning is not disabled and a
+// table with this device's fingerprint exists; entries that no longer validate are dropped.
+std::optional<TuningTable> load_tuning_table(int ordinal) {
+  const char* disabled = std::getenv("DEEPSELECT_TUNING_DISABLE");
+  if (disabled != nullptr && std::string_view(disabled) == "1") return std::nullopt;
+  const DeviceFingerprint fingerprint = DeviceFingerprint::of_device(ordinal);
+  const std::filesystem::path file =
+      TuningTable::path_for(CubinStore::global().config().cache_dir, fingerprint);
+  std::string warning;
+  std::optional<TuningTable> loaded = TuningTable::load(file, fingerprint, &warning);
+  if (!warning.empty())
+    fmt::print(stderr, "deepselect: warning: {}; using the defaults\n", warning);
+  if (!loaded) return std::nullopt;
+  TuningTable valid(fingerprint);
+  for (const auto& [bucket, choice] : loaded->entries()) {
+    const Arch arch = arch_of_device(ordinal);
+    try {
+      choice
+          .apply(plan_spec(bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2,
+                           int64_t{1} << bucket.n_log2, DeviceInfo{arch, 1, nullptr}))
+          .validate();
+      valid.set(bucket, choice);
+    } catch (const ArgumentError& error) {
+      fmt::print(stderr, "deepselect: warning: tuning entry {} ignored: {}\n", bucket.to_string(),
+                 error.what());
+    }
   }
-  auto attribute = [device](CUdevice_attribute which) {
-    int value = 0;
-    check_cuda(driver().cuDeviceGetAttribute(&value, which, device), "cuDeviceGetAttribute");
-    return value;
-  };
-  const DeviceInfo info{
-      Arch::parse(fmt::format("sm_{}{}a", attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
-                              attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR))),
-      attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)};
-  if (cacheable) {
-    known_sm[device].store(info.arch.sm);
-    known_sm_count[device].store(info.sm_count);
+  return valid;
+}
+
+// The planner's view of each device ordinal, looked up once per process.
+struct DeviceState {
+  std::once_flag once;
+  DeviceInfo info;
+  std::optional<TuningTable> tuning;
+};
+
+DeviceInfo device_info_of(CUcontext context) {
+  constexpr int kMaxDevices = 64;
+  static std::array<DeviceState, kMaxDevices> devices;
+  const CUdevice device = device_of(context);
+  if (device < 0 || device >= kMaxDevices) {
+    throw Error(fmt::format("deepselect: device ordinal {} is beyond the {} supported", device,
+                            kMaxDevices));
   }
-  return info;
+  DeviceState& state = devices[device];
+  std::call_once(state.once, [&] {
+    int sm_count = 0;
+    check_cuda(
+        driver().cuDeviceGetAttribute(&sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
+        "cuDeviceGetAttribute");
+    state.tuning = load_tuning_table(device);
+    state.info =
+        DeviceInfo{arch_of_device(device), sm_count, state.tuning ? &*state.tuning : nullptr};
+  });
+  return state.info;
 }
 
 }  // namespace
@@ -134,13 +193,11 @@ const char* version() {
   return DEEPSELECT_VERSION;
 }
 
-void topk(const TopkArgs& a, CUstream stream) {
-  const Checked checked = validate(a);
-  if (a.rows == 0) return;
-  const CUcontext context = context_of(stream);
-  const KernelSpec spec = plan_spec(a.dtype, a.k, a.rows, device_info_of(context));
-  const LoadedKernel& kernel = KernelRegistry::global().get(spec, context);
+namespace {
 
+void launch_topk(const TopkArgs& a, const Checked& checked, const KernelSpec& spec,
+                 CUcontext context, CUstream stream) {
+  const LoadedKernel& kernel = KernelRegistry::global().get(spec, context);
   ds::TopkParams params{};
   params.x = a.x;
   params.ld = checked.ld;
@@ -168,6 +225,43 @@ void topk(const TopkArgs& a, CUstream stream) {
                                   .with_smem(static_cast<unsigned>(spec.dynamic_smem_bytes()))
                                   .on(stream);
   launch(kernel, config, &params);
+}
+
+KernelSpec plan_for(const TopkArgs& a, CUcontext context) {
+  return plan_spec(a.dtype, a.k, a.rows, a.n, device_info_of(context));
+}
+
+}  // namespace
+
+void topk(const TopkArgs& a, CUstream stream) {
+  const Checked checked = validate(a);
+  if (a.rows == 0) return;
+  const CUcontext context = context_of(stream);
+  launch_topk(a, checked, plan_for(a, context), context, stream);
+}
+
+DeviceInfo device_info(CUstream stream) {
+  return device_info_of(context_of(stream));
+}
+
+KernelSpec planned_spec(const TopkArgs& args, CUstream stream) {
+  validate(args);
+  return plan_for(args, context_of(stream));
+}
+
+void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) {
+  const Checked checked = validate(a);
+  spec.validate();
+  if (spec.kind != KernelKind::topk || spec.dtype != a.dtype || spec.k_max < a.k) {
+    throw ArgumentError("spec", fmt::format("{} cannot serve dtype {} with k = {}",
+                                            spec.to_string(), dtype_name(a.dtype), a.k));
+  }
+  if (a.rows == 0) return;
+  const CUcontext context = context_of(stream);
+  if (!(spec.arch == device_info_of(context).arch)) {
+    throw ArgumentError("spec", fmt::format("{} is not for this GPU", spec.to_string()));
+  }
+  launch_topk(a, checked, spec, context, stream);
 }
 
 }  // namespace deepselect

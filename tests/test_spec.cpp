@@ -16,6 +16,7 @@
 #include "plan.hpp"
 #include "spec.hpp"
 #include "spec_list.hpp"
+#include "tuning_table.hpp"
 
 namespace deepselect {
 namespace {
@@ -26,6 +27,7 @@ constexpr DType kDTypes[] = {DType::f32, DType::bf16, DType::f16};
 constexpr int kH200Sms = 132;
 // Enough rows to fill any GPU: the planner then uses one CTA per row.
 constexpr int64_t kManyRows = 1 << 20;
+constexpr int64_t kRowLength = 131072;
 
 KernelSpec fill_test_spec(int threads, int cluster) {
   KernelSpec spec;
@@ -276,7 +278,8 @@ TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row")
                                                      {66, 1}, {132, 1}, {1024, 1}, {kManyRows, 1}};
   for (auto [rows, cluster] : rows_to_cluster) {
     INFO("rows=", rows);
-    const KernelSpec spec = plan_spec(DType::f32, 2048, rows, DeviceInfo{kSm90, kH200Sms});
+    const KernelSpec spec =
+        plan_spec(DType::f32, 2048, rows, kRowLength, DeviceInfo{kSm90, kH200Sms});
     CHECK(spec.cluster == cluster);
     CHECK(validate_rejection(spec).argument == "<accepted>");
   }
@@ -295,7 +298,8 @@ TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in
       std::vector<int> wrong_bucket;  // the k whose spec is not the smallest bucket holding k
       std::vector<int> off_list;      // the k whose spec is not one of planner_specs
       for (int k = 1; k <= 4096; ++k) {
-        const KernelSpec spec = plan_spec(dtype, k, kManyRows, DeviceInfo{arch, kH200Sms});
+        const KernelSpec spec =
+            plan_spec(dtype, k, kManyRows, kRowLength, DeviceInfo{arch, kH200Sms});
         if (spec.k_max != *std::lower_bound(buckets.begin(), buckets.end(), k) ||
             spec.dtype != dtype || !(spec.arch == arch) || spec.kind != KernelKind::topk) {
           wrong_bucket.push_back(k);
@@ -318,7 +322,8 @@ TEST_CASE("plan: plan_spec at the bucket boundaries") {
   for (DType dtype : kDTypes) {
     for (auto [k, k_max] : k_to_k_max) {
       INFO(dtype_name(dtype), " k=", k);
-      const KernelSpec spec = plan_spec(dtype, k, kManyRows, DeviceInfo{kSm90, kH200Sms});
+      const KernelSpec spec =
+          plan_spec(dtype, k, kManyRows, kRowLength, DeviceInfo{kSm90, kH200Sms});
       CHECK(spec.k_max == k_max);
       CHECK(validate_rejection(spec).argument == "<accepted>");
     }
@@ -383,6 +388,23 @@ TEST_CASE("spec list: cache/default.specs lists exactly default_specs(), without
     // Compared as text, in order, so a failure shows the differing line.
     for (size_t i = 0; i < std::min(got.size(), expected.size()); ++i) CHECK(got[i] == expected[i]);
   }
+}
+
+TEST_CASE("plan: a tuning table entry for the shape's bucket replaces the default choice") {
+  TuningTable table(DeviceFingerprint{"test gpu", kH200Sms, 9, 0, 13000, version()});
+  const KernelSpec plain = plan_spec(DType::f32, 2048, 64, kRowLength, DeviceInfo{kSm90, kH200Sms});
+  table.set(ShapeBucket::of(DType::f32, 2048, 64, kRowLength), TunedChoice{8192, 4096, 1024, 4, 3});
+  const DeviceInfo tuned_device{kSm90, kH200Sms, &table};
+  const KernelSpec tuned = plan_spec(DType::f32, 2000, 60, 100000, tuned_device);
+  CHECK(tuned.block == 8192);
+  CHECK(tuned.block2 == 4096);
+  CHECK(tuned.threads == 1024);
+  CHECK(tuned.cluster == 4);
+  CHECK(tuned.stages == 3);
+  CHECK(tuned.k_max == plain.k_max);
+  // Another bucket (more rows) keeps the default.
+  CHECK(plan_spec(DType::f32, 2048, 1024, kRowLength, tuned_device) ==
+        plan_spec(DType::f32, 2048, 1024, kRowLength, DeviceInfo{kSm90, kH200Sms}));
 }
 
 }  // namespace

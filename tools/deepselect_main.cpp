@@ -11,6 +11,7 @@ int main(int argc, char** argv) {
   deepselect::cli::add_info(app);
   deepselect::cli::add_run(app);
   deepselect::cli::add_bench(app);
+  deepselect::cli::add_tune(app);
   deepselect::cli::add_precompile(app);
   deepselect::cli::add_cache(app);
   try {

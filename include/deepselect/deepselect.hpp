@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace deepselect {
 
@@ -63,6 +64,20 @@ class ArgumentError : public Error {
 // Selects the top k of every row on `stream` (its context, or the current one for a null
 // stream). Never synchronizes the host or allocates device memory; capturable in a CUDA graph.
 void topk(const TopkArgs& args, CUstream stream);
+
+// One problem shape to tune for.
+struct TuneRequest {
+  DType dtype = DType::f32;
+  int64_t rows = 0;
+  int64_t n = 0;
+  int k = 0;
+};
+
+// Measures candidate kernels for these shapes on the current context's GPU (with inputs of
+// its own) and stores the winners in this GPU's tuning table under the cache directory; the
+// planner uses the table in processes that start afterwards. Returns one report line per
+// shape. Synchronizes and allocates: call it at setup, not on a serving path.
+std::vector<std::string> tune(const std::vector<TuneRequest>& shapes, double budget_s = 120.0);
 
 // Library version, "MAJOR.MINOR.PATCH".
 const char* version();

@@ -20,6 +20,8 @@
 #include "params.cuh"
 #include "registry.hpp"
 #include "spec_list.hpp"
+#include "topk_internal.hpp"
+#include "tuning_table.hpp"
 
 namespace deepselect::cli {
 namespace {
@@ -193,6 +195,12 @@ void bench(const BenchOptions& o) {
   use_primary_context(0);
   const GpuInfo gpu = query_gpu();
   print_gpu(gpu);
+  const DeviceInfo planner_view = device_info(nullptr);
+  fmt::print("plan: {}\n",
+             planner_view.tuning != nullptr
+                 ? fmt::format("this GPU's tuning table ({} entries)", planner_view.tuning->size())
+                 : std::string("built-in defaults (no tuning table, or "
+                               "DEEPSELECT_TUNING_DISABLE=1)"));
   const testing::Stream stream;
   const ColdStart cold = measure_cold_start(stream.get());
   print_cold_start(cold);

@@ -1,6 +1,4 @@
-// The GPU side of `deepselect bench`: device facts, and per-call times measured the way
-// docs/workloads.md asks (buffers in rotation, one CUDA graph of many calls, event-timed
-// replays, the median).
+// The GPU side of `deepselect bench`: device facts (timing is in src/graph_timing.hpp).
 #pragma once
 
 #include <cuda.h>
@@ -9,9 +7,13 @@
 #include <functional>
 #include <string>
 
+#include "graph_timing.hpp"
 #include "spec.hpp"
 
 namespace deepselect::cli {
+
+using deepselect::BufferCall;
+using deepselect::Timing;
 
 struct GpuInfo {
   std::string name;
@@ -26,21 +28,5 @@ struct GpuInfo {
 
 // The device of the current context.
 GpuInfo query_gpu();
-
-// Enqueues one timed call on input buffer `buffer` of a rotation, on stream.
-using BufferCall = std::function<void(size_t buffer, CUstream stream)>;
-
-struct Timing {
-  double us_per_call = 0.0;  // the median over replays of (replay time / calls)
-  size_t calls = 0;          // calls per replay: whole passes over the buffers
-};
-
-// Calls once outside any graph (loading its kernels), captures whole passes over the buffers
-// into one graph on stream (a non-default stream) until a replay takes >= ~1 ms, replays it
-// once more to warm up, then `replays` times, each between two events.
-Timing time_calls(const BufferCall& call, size_t buffers, int replays, CUstream stream);
-
-// Wall-clock milliseconds of fn() and a synchronization of stream after it.
-double wall_ms(const std::function<void()>& fn, CUstream stream);
 
 }  // namespace deepselect::cli

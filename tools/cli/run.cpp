@@ -65,7 +65,8 @@ int count_wrong_rows(const std::vector<float>& x, const std::vector<int32_t>& in
   return wrong;
 }
 
-void run_on_gpu() {
+// Returns the number of wrong rows.
+int run_on_gpu() {
   const Driver& cu = driver();
   use_primary_context(0);
 
@@ -123,7 +124,7 @@ void run_on_gpu() {
       "mean {:.1f} us per call over {} back-to-back calls (the input stays in L2; "
       "`deepselect bench` is the honest figure)\n",
       1000.0 * milliseconds / kTimedCalls, kTimedCalls);
-  if (wrong != 0) throw Error("deepselect run: the GPU result is wrong");
+  return wrong;
 }
 
 void precompile_without_gpu() {
@@ -139,15 +140,25 @@ void precompile_without_gpu() {
   fmt::print("compiled {}, reused {} into {}\n", compiled, reused, store.cache().dir().string());
 }
 
+// Where this process's kernels came from: NVRTC, the prebuilt dir, the disk cache or memory.
+void print_kernel_sources() {
+  const StoreStats stats = CubinStore::global().stats();
+  fmt::print("kernels: compiled {}, prebuilt {}, disk {}, memory {}\n", stats.compiles,
+             stats.prebuilt_hits, stats.disk_hits, stats.memory_hits);
+}
+
 }  // namespace
 
 void add_run(CLI::App& app) {
   app.add_subcommand("run", "Select top-k on a DSA-shaped input (precompiles without a GPU)")
       ->callback([] {
         if (driver_or_null() != nullptr) {
-          run_on_gpu();
+          const int wrong = run_on_gpu();
+          print_kernel_sources();
+          if (wrong != 0) throw Error("deepselect run: the GPU result is wrong");
         } else {
           precompile_without_gpu();
+          print_kernel_sources();
         }
       });
 }

@@ -1,0 +1,22 @@
+// Entry points for tuning and benchmarks: what the planner picks, and a launch with a spec
+// chosen by the caller. Both validate the arguments as topk() does.
+#pragma once
+
+#include <deepselect/deepselect.hpp>
+
+#include "plan.hpp"
+#include "spec.hpp"
+
+namespace deepselect {
+
+// The planner's view of the stream's GPU (its tuning table included, when one applies).
+DeviceInfo device_info(CUstream stream);
+
+// The spec topk(args, stream) would launch (tuning table and overrides included).
+KernelSpec planned_spec(const TopkArgs& args, CUstream stream);
+
+// topk() with `spec` instead of the planner's: a topk spec of args.dtype with k_max >= k, for
+// the stream's GPU. Throws ArgumentError("spec") otherwise.
+void topk_with_spec(const TopkArgs& args, const KernelSpec& spec, CUstream stream);
+
+}  // namespace deepselect
