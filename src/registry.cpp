@@ -59,8 +59,10 @@ LoadedKernel KernelRegistry::load(const KernelSpec& spec, CUcontext context) {
   kernel.origin = cubin->origin;
   check_cuda(cu.cuModuleGetFunction(&kernel.function, kernel.module, cubin->symbol.c_str()),
              "cuModuleGetFunction");
+  // Static shared memory counts against the default 48 KB too, so any dynamic amount may need
+  // the larger limit: set it whenever the kernel takes dynamic shared memory.
   const size_t smem = spec.dynamic_smem_bytes();
-  if (smem > 48 * 1024) {
+  if (smem > 0) {
     check_cuda(
         cu.cuFuncSetAttribute(kernel.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                               static_cast<int>(smem)),

@@ -99,15 +99,20 @@ double time_spec(const TuneShape& shape, const KernelSpec& spec, const Inputs& i
   return time_calls(call, inputs.buffers.size(), replays, stream).us_per_call;
 }
 
+bool is_valid(const KernelSpec& spec) {
+  try {
+    spec.validate();
+    return true;
+  } catch (const ArgumentError&) {
+    return false;
+  }
+}
+
 // Specs that differ from base in one field group, valid and distinct.
 std::vector<KernelSpec> neighbours(const KernelSpec& base) {
   std::vector<KernelSpec> specs;
   auto add = [&](KernelSpec spec) {
-    try {
-      spec.validate();
-    } catch (const ArgumentError&) {
-      return;
-    }
+    if (!is_valid(spec)) return;
     if (!(spec == base) && std::find(specs.begin(), specs.end(), spec) == specs.end()) {
       specs.push_back(spec);
     }
@@ -187,6 +192,12 @@ void prepare_kernels(const std::vector<KernelSpec>& specs) {
   for (std::thread& thread : threads) thread.join();
 }
 
+// A candidate that selects another set than the default: a kernel bug, never skipped.
+class CandidateMismatch : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace
 
 std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOptions& options,
@@ -239,10 +250,17 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
       std::vector<std::pair<KernelSpec, double>> measured;
       for (const KernelSpec& spec : candidates) {
         if (seconds_left() <= 0) break;
-        measured.emplace_back(spec, measure(spec));
+        try {
+          measured.emplace_back(spec, measure(spec));
+        } catch (const CandidateMismatch&) {
+          throw;
+        } catch (const Error& error) {
+          report(fmt::format("[{}/{}] {}: skipped {}: {}", s + 1, shapes.size(), shape.name,
+                             spec.to_string(), error.what()));
+        }
       }
       const KernelSpec combined = combine_winners(result.default_spec, measured, result.default_us);
-      if (!(combined == result.default_spec) && seconds_left() > 0 &&
+      if (!(combined == result.default_spec) && seconds_left() > 0 && is_valid(combined) &&
           std::none_of(measured.begin(), measured.end(),
                        [&](const auto& m) { return m.first == combined; })) {
         measured.emplace_back(combined, measure(combined));

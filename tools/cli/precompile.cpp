@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <atomic>
+#include <fstream>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -8,7 +9,9 @@
 
 #include "commands.hpp"
 #include "cubin_store.hpp"
+#include "plan.hpp"
 #include "spec_list.hpp"
+#include "tuning_table.hpp"
 
 namespace deepselect::cli {
 namespace {
@@ -17,9 +20,25 @@ struct PrecompileOptions {
   std::string archs = "sm_90a,sm_100a";
   std::string specs_file;
   std::string out_dir;
+  std::string tuning_file;
   int jobs = 2;
   bool list_only = false;
 };
+
+// The specs a tuning table's entries make the planner choose on arch.
+std::vector<KernelSpec> tuned_specs(const std::string& file, Arch arch) {
+  std::ifstream stream(file);
+  if (!stream) throw ArgumentError("--tuning", fmt::format("cannot read {}", file));
+  std::ostringstream text;
+  text << stream.rdbuf();
+  std::vector<KernelSpec> specs;
+  for (const auto& [bucket, choice] : TuningTable::from_json(text.str()).entries()) {
+    specs.push_back(
+        choice.apply(plan_spec(bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2,
+                               int64_t{1} << bucket.n_log2, DeviceInfo{arch, 1})));
+  }
+  return specs;
+}
 
 std::vector<KernelSpec> specs_to_build(const PrecompileOptions& options) {
   std::vector<KernelSpec> all;
@@ -29,6 +48,10 @@ std::vector<KernelSpec> specs_to_build(const PrecompileOptions& options) {
     const Arch arch = Arch::parse(arch_text);
     std::vector<KernelSpec> specs =
         options.specs_file.empty() ? default_specs(arch) : read_spec_list(options.specs_file);
+    if (!options.tuning_file.empty()) {
+      const std::vector<KernelSpec> tuned = tuned_specs(options.tuning_file, arch);
+      specs.insert(specs.end(), tuned.begin(), tuned.end());
+    }
     for (KernelSpec& spec : specs) {
       spec.arch = arch;
       // Each spec once: a repeat would be a memory hit of a kernel this run compiled.
@@ -100,6 +123,8 @@ void add_precompile(CLI::App& app) {
   command->add_option("--out", options->out_dir,
                       "Write into this directory (a prebuilt dir) instead of the cache");
   command->add_option("--jobs", options->jobs, "Parallel compiles")->capture_default_str();
+  command->add_option("--tuning", options->tuning_file,
+                      "Also build the choices of this tuning table (a `deepselect tune` JSON)");
   command->add_flag("--list", options->list_only, "Print the specs it would build, build nothing");
   command->callback([options] {
     const int status = precompile(*options);
