@@ -1,5 +1,7 @@
 #include "cli_runner.hpp"
 
+#include <fmt/format.h>
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -153,6 +155,21 @@ CliResult CliProcess::wait(std::chrono::seconds timeout) {
 
 CliResult run_cli(const std::vector<std::string>& args, const EnvChanges& env) {
   return CliProcess(args, env).wait();
+}
+
+EnvChanges cli_env(const std::filesystem::path& cache_dir,
+                   const std::filesystem::path& prebuilt_dir, bool jit_disabled) {
+  EnvChanges env = {{"DEEPSELECT_CACHE_DIR", cache_dir.string()},
+                    {"DEEPSELECT_PREBUILT_DIR", std::nullopt},
+                    {"DEEPSELECT_JIT_DISABLE", std::nullopt}};
+  if (!prebuilt_dir.empty()) env[1].second = prebuilt_dir.string();
+  if (jit_disabled) env[2].second = "1";
+  return env;
+}
+
+std::string describe(const CliResult& result) {
+  return fmt::format("exit {}{}\n--- stdout:\n{}--- stderr:\n{}", result.exit_code,
+                     result.timed_out ? " (timed out)" : "", result.out, result.err);
 }
 
 }  // namespace deepselect::testing

@@ -50,4 +50,12 @@ class CliProcess {
 // Starts the CLI with args and waits for it.
 CliResult run_cli(const std::vector<std::string>& args, const EnvChanges& env = {});
 
+// The variables the CLI reads, all set explicitly so that the caller's environment (CTest
+// sets DEEPSELECT_CACHE_DIR) does not leak in: no prebuilt dir and JIT enabled unless given.
+EnvChanges cli_env(const std::filesystem::path& cache_dir,
+                   const std::filesystem::path& prebuilt_dir = {}, bool jit_disabled = false);
+
+// A result for failure messages: exit code, stdout and stderr.
+std::string describe(const CliResult& result);
+
 }  // namespace deepselect::testing

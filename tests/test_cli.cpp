@@ -19,31 +19,16 @@ namespace deepselect {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::cli_env;
 using testing::CliProcess;
 using testing::CliResult;
+using testing::describe;
 using testing::EnvChanges;
 using testing::run_cli;
 using testing::TempDir;
 
 const char* const kFillSpec = "kind=fill_test threads=128 cluster=2";
 const char* const kTopkSpec = "kind=topk dtype=f32 k_max=64 B=4096 B2=1024 threads=512";
-
-// The three variables the CLI reads, all set explicitly so that the caller's environment
-// (CTest sets DEEPSELECT_CACHE_DIR) does not leak in.
-EnvChanges cli_env(const fs::path& cache_dir, const fs::path& prebuilt_dir = {},
-                   bool jit_disabled = false) {
-  EnvChanges env = {{"DEEPSELECT_CACHE_DIR", cache_dir.string()},
-                    {"DEEPSELECT_PREBUILT_DIR", std::nullopt},
-                    {"DEEPSELECT_JIT_DISABLE", std::nullopt}};
-  if (!prebuilt_dir.empty()) env[1].second = prebuilt_dir.string();
-  if (jit_disabled) env[2].second = "1";
-  return env;
-}
-
-std::string describe(const CliResult& result) {
-  return "exit " + std::to_string(result.exit_code) + (result.timed_out ? " (timed out)" : "") +
-         "\n--- stdout:\n" + result.out + "--- stderr:\n" + result.err;
-}
 
 fs::path write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);

@@ -22,7 +22,9 @@ namespace deepselect {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::cli_env;
 using testing::CliResult;
+using testing::describe;
 using testing::EnvChanges;
 using testing::run_cli;
 using testing::TempDir;
@@ -68,23 +70,6 @@ fs::path write_run_spec_list(const fs::path& dir, const KernelSpec& spec) {
   out.close();
   REQUIRE(out.good());
   return path;
-}
-
-// The variables the CLI reads, all set explicitly so that the caller's environment (CTest
-// sets DEEPSELECT_CACHE_DIR) does not leak in.
-EnvChanges deploy_env(const fs::path& cache_dir, const fs::path& prebuilt_dir = {},
-                      bool jit_disabled = false) {
-  EnvChanges env = {{"DEEPSELECT_CACHE_DIR", cache_dir.string()},
-                    {"DEEPSELECT_PREBUILT_DIR", std::nullopt},
-                    {"DEEPSELECT_JIT_DISABLE", std::nullopt}};
-  if (!prebuilt_dir.empty()) env[1].second = prebuilt_dir.string();
-  if (jit_disabled) env[2].second = "1";
-  return env;
-}
-
-std::string describe(const CliResult& result) {
-  return "exit " + std::to_string(result.exit_code) + (result.timed_out ? " (timed out)" : "") +
-         "\n--- stdout:\n" + result.out + "--- stderr:\n" + result.err;
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -146,7 +131,7 @@ TEST_CASE("deploy: a prebuilt dir of the run spec list serves it with JIT disabl
   const fs::path specs = write_run_spec_list(dir.path(), run_spec(h200()));
   const fs::path prebuilt = dir.path() / "prebuilt";
 
-  const CliResult fill = precompile(specs, Arch{90}, deploy_env(dir.path() / "cache"), prebuilt);
+  const CliResult fill = precompile(specs, Arch{90}, cli_env(dir.path() / "cache"), prebuilt);
   INFO(describe(fill));
   REQUIRE(fill.exit_code == 0);
   CHECK(fill.last_line() == "compiled 1, reused 0, failed 0");
@@ -154,7 +139,7 @@ TEST_CASE("deploy: a prebuilt dir of the run spec list serves it with JIT disabl
   CHECK(entries_in(dir.path() / "cache") == 0);
 
   const fs::path empty_cache = dir.path() / "empty";
-  const CliResult reuse = precompile(specs, Arch{90}, deploy_env(empty_cache, prebuilt, true));
+  const CliResult reuse = precompile(specs, Arch{90}, cli_env(empty_cache, prebuilt, true));
   INFO(describe(reuse));
   CHECK(reuse.exit_code == 0);
   CHECK(reuse.last_line() == "compiled 0, reused 1, failed 0");
@@ -170,13 +155,13 @@ TEST_CASE("gpu: with JIT disabled a prebuilt deployment compiles nothing") {
   const fs::path specs = write_run_spec_list(dir.path(), run_spec(device));
   const fs::path prebuilt = dir.path() / "prebuilt";
 
-  const CliResult fill = precompile(specs, device.arch, deploy_env(dir.path() / "cache"), prebuilt);
+  const CliResult fill = precompile(specs, device.arch, cli_env(dir.path() / "cache"), prebuilt);
   INFO(describe(fill));
   REQUIRE(fill.exit_code == 0);
   REQUIRE(entries_in(prebuilt) == 1);
 
   const fs::path empty_cache = dir.path() / "empty";
-  const CliResult run = run_cli({"run"}, deploy_env(empty_cache, prebuilt, true));
+  const CliResult run = run_cli({"run"}, cli_env(empty_cache, prebuilt, true));
   INFO(describe(run));
   CHECK(run.exit_code == 0);
   CHECK(contains(run.out, " 0 wrong"));
