@@ -288,9 +288,13 @@ const DeviceFingerprint& TuningTable::fingerprint() const {
   return fingerprint_;
 }
 
+// A scan, not a lookup by the bucket's text: the planner calls this on every launch, which
+// must not allocate, and tables hold a few dozen entries.
 const TunedChoice* TuningTable::find(const ShapeBucket& bucket) const {
-  const auto it = entries_.find(bucket.to_string());
-  return it == entries_.end() ? nullptr : &it->second.second;
+  for (const auto& [text, entry] : entries_) {
+    if (entry.first == bucket) return &entry.second;
+  }
+  return nullptr;
 }
 
 void TuningTable::set(const ShapeBucket& bucket, const TunedChoice& choice) {
