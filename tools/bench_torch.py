@@ -11,7 +11,6 @@ Needs Python 3.12+, PyTorch with CUDA and a GPU; no other packages.
 """
 
 import argparse
-import ctypes
 import json
 import math
 import statistics
@@ -24,46 +23,14 @@ try:
 except ImportError:  # reported in main(), so that --help works anywhere
     torch = None
 
+# The ctypes binding of deepselect.h, from this checkout's Python package.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
+from deepselect import _binding as abi  # noqa: E402
+
 ROTATION_BYTES = 256 << 20  # > 4 x the H200's 60 MB L2
 MAX_DEVICE_BYTES = 16 << 30
 MIN_REPLAY_US = 1000.0
 MAX_CALLS_PER_REPLAY = 8192
-
-# deepselect.h enums
-DS_F32, DS_BF16, DS_F16 = 0, 1, 2
-DS_INDEX_I32 = 0
-DS_UNSORTED, DS_BY_VALUE = 0, 1
-DS_OK = 0
-
-
-class DsTopkArgs(ctypes.Structure):
-    """ds_topk_args of include/deepselect/deepselect.h, field for field."""
-
-    _fields_ = [
-        ("x", ctypes.c_void_p),
-        ("dtype", ctypes.c_int32),
-        ("rows", ctypes.c_int64),
-        ("n", ctypes.c_int64),
-        ("ld", ctypes.c_int64),
-        ("k", ctypes.c_int32),
-        ("k_per_row", ctypes.c_void_p),
-        ("begin", ctypes.c_void_p),
-        ("end", ctypes.c_void_p),
-        ("largest", ctypes.c_int32),
-        ("order", ctypes.c_int32),
-        ("nan_policy", ctypes.c_int32),
-        ("indices", ctypes.c_void_p),
-        ("index_type", ctypes.c_int32),
-        ("ld_idx", ctypes.c_int64),
-        ("values", ctypes.c_void_p),
-        ("ld_val", ctypes.c_int64),
-        ("fill_index", ctypes.c_int64),
-        ("has_fill_value", ctypes.c_int32),
-        ("fill_value", ctypes.c_double),
-        ("index_offset", ctypes.c_void_p),
-        ("row_status", ctypes.c_void_p),
-    ]
-
 
 @dataclass(frozen=True)
 class Shape:
@@ -98,7 +65,8 @@ SUITE = [
 MORE_DISTS = {"dsa-decode-b1", "dsa-decode-b64", "dsa-decode-b256", "dsa-bf16-b256", "sample-b256"}
 DISTS = ["normal", "relu_ties", "ascending"]
 
-DTYPES = {"f32": (DS_F32, "float32"), "bf16": (DS_BF16, "bfloat16"), "f16": (DS_F16, "float16")}
+DTYPES = {"f32": (abi.DS_F32, "float32"), "bf16": (abi.DS_BF16, "bfloat16"),
+          "f16": (abi.DS_F16, "float16")}
 
 
 def torch_dtype(shape):
@@ -109,36 +77,27 @@ class DeepSelect:
     """The C ABI of libdeepselect.so."""
 
     def __init__(self, path):
-        self.lib = ctypes.CDLL(str(path))
-        self.lib.ds_topk_args_init.argtypes = [ctypes.POINTER(DsTopkArgs)]
-        self.lib.ds_topk_args_init.restype = None
-        self.lib.ds_topk.argtypes = [ctypes.POINTER(DsTopkArgs), ctypes.c_void_p]
-        self.lib.ds_topk.restype = ctypes.c_int
-        self.lib.ds_last_error.restype = ctypes.c_char_p
-        self.lib.ds_version.restype = ctypes.c_char_p
+        self.lib = abi.load(path)
 
     def version(self):
         return self.lib.ds_version().decode()
 
     def args(self, shape, x, end, indices, values):
-        a = DsTopkArgs()
-        self.lib.ds_topk_args_init(ctypes.byref(a))
+        a = abi.new_args(self.lib)
         a.x = x.data_ptr()
         a.dtype = DTYPES[shape.dtype][0]
         a.rows = shape.rows
         a.n = shape.n
         a.k = shape.k
         a.end = end.data_ptr() if end is not None else None
-        a.order = DS_BY_VALUE if shape.by_value else DS_UNSORTED
+        a.order = abi.DS_BY_VALUE if shape.by_value else abi.DS_UNSORTED
         a.indices = indices.data_ptr()
-        a.index_type = DS_INDEX_I32
+        a.index_type = abi.DS_INDEX_I32
         a.values = values.data_ptr() if values is not None else None
         return a
 
     def topk(self, args):
-        stream = torch.cuda.current_stream().cuda_stream
-        if self.lib.ds_topk(ctypes.byref(args), ctypes.c_void_p(stream)) != DS_OK:
-            raise RuntimeError(f"ds_topk: {self.lib.ds_last_error().decode()}")
+        abi.topk(self.lib, args, torch.cuda.current_stream().cuda_stream)
 
 
 # ---------------------------------------------------------------------------------------------
