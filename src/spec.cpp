@@ -69,6 +69,10 @@ Arch Arch::parse(std::string_view text) {
       "arch", fmt::format("unsupported architecture '{}' (supported: sm_90a, sm_100a)", text));
 }
 
+Arch Arch::of_compute_capability(int major, int minor) {
+  return parse(fmt::format("sm_{}{}a", major, minor));
+}
+
 const char* dtype_name(DType dtype) {
   switch (dtype) {
     case DType::f32:

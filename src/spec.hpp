@@ -20,6 +20,8 @@ struct Arch {
   bool operator==(const Arch&) const = default;
   std::string to_string() const;  // "sm_90a"
   static Arch parse(std::string_view text);
+  // The target of a GPU of compute capability major.minor; throws ArgumentError if unsupported.
+  static Arch of_compute_capability(int major, int minor);
 };
 
 struct KernelSpec {

@@ -106,7 +106,7 @@ Arch arch_of_device(CUdevice device) {
   check_cuda(
       driver().cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
       "cuDeviceGetAttribute");
-  return Arch::parse(fmt::format("sm_{}{}a", major, minor));
+  return Arch::of_compute_capability(major, minor);
 }
 
 CUcontext context_of(CUstream stream) {
@@ -131,7 +131,7 @@ CUdevice device_of(CUcontext context) {
 
 // The tuning table for device from the cache directory, when tuning is not disabled and a
 // table with this device's fingerprint exists; entries that no longer validate are dropped.
-std::optional<TuningTable> load_tuning_table(int ordinal) {
+std::optional<TuningTable> load_tuning_table(int ordinal, Arch arch) {
   const char* disabled = std::getenv("DEEPSELECT_TUNING_DISABLE");
   if (disabled != nullptr && std::string_view(disabled) == "1") return std::nullopt;
   const DeviceFingerprint fingerprint = DeviceFingerprint::of_device(ordinal);
@@ -144,7 +144,6 @@ std::optional<TuningTable> load_tuning_table(int ordinal) {
   if (!loaded) return std::nullopt;
   TuningTable valid(fingerprint);
   for (const auto& [bucket, choice] : loaded->entries()) {
-    const Arch arch = arch_of_device(ordinal);
     try {
       choice
           .apply(plan_spec(bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2,
@@ -180,9 +179,9 @@ DeviceInfo device_info_of(CUcontext context) {
     check_cuda(
         driver().cuDeviceGetAttribute(&sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device),
         "cuDeviceGetAttribute");
-    state.tuning = load_tuning_table(device);
-    state.info =
-        DeviceInfo{arch_of_device(device), sm_count, state.tuning ? &*state.tuning : nullptr};
+    const Arch arch = arch_of_device(device);
+    state.tuning = load_tuning_table(device, arch);
+    state.info = DeviceInfo{arch, sm_count, state.tuning ? &*state.tuning : nullptr};
   });
   return state.info;
 }

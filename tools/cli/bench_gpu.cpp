@@ -7,7 +7,7 @@
 namespace deepselect::cli {
 
 Arch GpuInfo::arch() const {
-  return Arch::parse(fmt::format("sm_{}{}a", cc_major, cc_minor));
+  return Arch::of_compute_capability(cc_major, cc_minor);
 }
 
 GpuInfo query_gpu() {

@@ -2,7 +2,6 @@
 // scores (a DSA decode step), checks the result on the CPU and times it. Without a GPU it
 // precompiles the default kernels instead, and says so.
 #include <algorithm>
-#include <memory>
 #include <random>
 #include <vector>
 
@@ -10,6 +9,7 @@
 
 #include "commands.hpp"
 #include "cubin_store.hpp"
+#include "device_memory.hpp"
 #include "driver.hpp"
 #include "spec_list.hpp"
 
@@ -20,19 +20,6 @@ constexpr int kRows = 64;
 constexpr int kColumns = 131072;
 constexpr int kK = 2048;
 constexpr int kTimedCalls = 50;
-
-struct DeviceFree {
-  void operator()(void* pointer) const {
-    driver().cuMemFree(reinterpret_cast<CUdeviceptr>(pointer));
-  }
-};
-using DevicePointer = std::unique_ptr<void, DeviceFree>;
-
-DevicePointer device_alloc(size_t bytes) {
-  CUdeviceptr pointer = 0;
-  check_cuda(driver().cuMemAlloc(&pointer, bytes), "cuMemAlloc");
-  return DevicePointer(reinterpret_cast<void*>(pointer));
-}
 
 // Rows whose selected values are not exactly the row's k largest, or whose indices are not
 // distinct columns holding those values.
@@ -75,14 +62,11 @@ int run_on_gpu() {
   std::normal_distribution<float> normal;
   for (float& value : x) value = normal(rng);
 
-  DevicePointer d_x = device_alloc(x.size() * sizeof(float));
-  DevicePointer d_indices = device_alloc(size_t(kRows) * kK * sizeof(int32_t));
-  DevicePointer d_values = device_alloc(size_t(kRows) * kK * sizeof(float));
-  check_cuda(
-      cu.cuMemcpyHtoD(reinterpret_cast<CUdeviceptr>(d_x.get()), x.data(), x.size() * sizeof(float)),
-      "cuMemcpyHtoD");
-  check_cuda(cu.cuMemsetD8(reinterpret_cast<CUdeviceptr>(d_indices.get()), 0xab,
-                           size_t(kRows) * kK * sizeof(int32_t)),
+  const DeviceMemory d_x(x.size() * sizeof(float));
+  const DeviceMemory d_indices(size_t(kRows) * kK * sizeof(int32_t));
+  const DeviceMemory d_values(size_t(kRows) * kK * sizeof(float));
+  check_cuda(cu.cuMemcpyHtoD(d_x.address(), x.data(), x.size() * sizeof(float)), "cuMemcpyHtoD");
+  check_cuda(cu.cuMemsetD8(d_indices.address(), 0xab, size_t(kRows) * kK * sizeof(int32_t)),
              "cuMemsetD8");
 
   TopkArgs args;
@@ -97,11 +81,9 @@ int run_on_gpu() {
 
   std::vector<int32_t> indices(size_t(kRows) * kK);
   std::vector<float> values(size_t(kRows) * kK);
-  check_cuda(cu.cuMemcpyDtoH(indices.data(), reinterpret_cast<CUdeviceptr>(d_indices.get()),
-                             indices.size() * sizeof(int32_t)),
+  check_cuda(cu.cuMemcpyDtoH(indices.data(), d_indices.address(), indices.size() * sizeof(int32_t)),
              "cuMemcpyDtoH");
-  check_cuda(cu.cuMemcpyDtoH(values.data(), reinterpret_cast<CUdeviceptr>(d_values.get()),
-                             values.size() * sizeof(float)),
+  check_cuda(cu.cuMemcpyDtoH(values.data(), d_values.address(), values.size() * sizeof(float)),
              "cuMemcpyDtoH");
   const int wrong = count_wrong_rows(x, indices, values);
 
