@@ -32,6 +32,16 @@ deepselect::TopkArgs to_cpp(const ds_topk_args& c) {
   if (c.has_fill_value != 0) a.fill_value = c.fill_value;
   a.index_offset = c.index_offset;
   a.row_status = c.row_status;
+  a.seq_lens = c.seq_lens;
+  a.next_n = c.next_n;
+  a.page_table = c.page_table;
+  a.page_table_rows = c.page_table_rows;
+  a.page_table_cols = c.page_table_cols;
+  a.ld_page_table = c.ld_page_table;
+  a.page_size = c.page_size;
+  a.row_to_batch = c.row_to_batch;
+  a.raw_indices = c.raw_indices;
+  a.ld_raw = c.ld_raw;
   return a;
 }
 
@@ -44,6 +54,7 @@ void ds_topk_args_init(ds_topk_args* args) {
   *args = ds_topk_args{};
   args->largest = 1;
   args->fill_index = -1;
+  args->next_n = 1;
 }
 
 int ds_topk(const ds_topk_args* args, void* stream) {

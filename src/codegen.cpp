@@ -5,6 +5,10 @@
 #include "params.cuh"
 
 namespace deepselect {
+
+static_assert(static_cast<int>(RowBounds::decode) == ds::kBoundsDecode &&
+                  static_cast<int>(Epilogue::page_table) == ds::kEpiloguePageTable,
+              "src/spec.hpp and templates/params.cuh disagree");
 namespace {
 
 const char* dtype_traits(DType dtype) {
@@ -32,7 +36,7 @@ std::string render_topk(const KernelSpec& spec) {
 #include "topk_kernel.cuh"
 static_assert(sizeof(ds::TopkParams) == {params_size}, "host and device disagree on TopkParams");
 extern "C" __global__ void __launch_bounds__({threads}, {min_blocks}) {symbol}(const ds::TopkParams params) {{
-  ds::topk_row<{traits}, {k_max}, {block}, {block2}, {threads}, {cluster}, {stages}>(params);
+  ds::topk_row<{traits}, {k_max}, {block}, {block2}, {threads}, {cluster}, {stages}, {bounds}, {epilogue}>(params);
 }}
 )",
       fmt::arg("spec", spec.to_string()), fmt::arg("params_size", sizeof(ds::TopkParams)),
@@ -40,7 +44,9 @@ extern "C" __global__ void __launch_bounds__({threads}, {min_blocks}) {symbol}(c
       fmt::arg("traits", dtype_traits(spec.dtype)), fmt::arg("k_max", spec.k_max),
       fmt::arg("block", spec.block), fmt::arg("block2", spec.block2),
       fmt::arg("cluster", spec.cluster), fmt::arg("stages", spec.stages),
-      fmt::arg("min_blocks", blocks_per_sm(spec)));
+      fmt::arg("min_blocks", blocks_per_sm(spec)),
+      fmt::arg("bounds", static_cast<int>(spec.bounds)),
+      fmt::arg("epilogue", static_cast<int>(spec.epilogue)));
 }
 
 std::string render_fill_test(const KernelSpec& spec) {

@@ -34,12 +34,24 @@ const std::string& plan_override() {
   return text;
 }
 
+// A row split over a cluster leaves at most one CTA per SM, so at k = 2048 a CTA may take a
+// larger B2 (fewer compactions) without losing its SM partner. Measured on the H200
+// (bench/results/2026-11-30-h200-split-defaults): dsa-decode-b1 63 -> 57 us, -b8 53 -> 46,
+// and relu_ties and ascending rows faster too. Larger blocks (B = 8192), which tuning also
+// picks for two CTAs per row on normal data, made ascending rows 1.4x slower: not a default.
+void use_whole_sm_when_split(KernelSpec& spec) {
+  if (spec.cluster > 1 && spec.k_max == 2048) spec.block2 = 4096;
+}
+
 }  // namespace
 
-KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device) {
+KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
+                     RowBounds bounds, Epilogue epilogue) {
   KernelSpec spec;
   spec.kind = KernelKind::topk;
   spec.dtype = dtype;
+  spec.bounds = bounds;
+  spec.epilogue = epilogue;
   spec.arch = device.arch;
   spec.cluster = cluster_for(rows, device.sm_count);
   spec.stages = 2;
@@ -55,6 +67,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   spec.threads = 512;
   spec.block = 4096;
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
+  use_whole_sm_when_split(spec);
   if (device.tuning != nullptr) {
     const ShapeBucket bucket =
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));
@@ -63,14 +76,26 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   return plan_override().empty() ? spec : KernelSpec::parse(plan_override(), spec);
 }
 
+std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
+  constexpr int kIndexerBucket = 2048;
+  if (dtype == DType::f16 || k_bucket != kIndexerBucket) return {KernelOptions{}};
+  return {{RowBounds::range, Epilogue::plain},
+          {RowBounds::decode, Epilogue::plain},
+          {RowBounds::range, Epilogue::page_table},
+          {RowBounds::decode, Epilogue::page_table}};
+}
+
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
   // Row counts 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8.
   const DeviceInfo device{arch, 2 * kMaxCluster};
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
-      for (int rows = kMaxCluster; rows >= 1; rows /= 2) {
-        specs.push_back(plan_spec(dtype, bucket, rows, /*n=*/1, device));
+      for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
+        for (int rows = kMaxCluster; rows >= 1; rows /= 2) {
+          specs.push_back(
+              plan_spec(dtype, bucket, rows, /*n=*/1, device, options.bounds, options.epilogue));
+        }
       }
     }
   }

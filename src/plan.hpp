@@ -23,10 +23,23 @@ struct DeviceInfo {
 // The spec for dtype and runtime k (1..4096) over `rows` rows of `n` columns on device: the
 // smallest k bucket holding k, and a cluster of CTAs per row when the rows alone cannot fill
 // the GPU; then the tuning table's choice for the shape's bucket, if it has one; then
-// DEEPSELECT_PLAN_OVERRIDE.
-KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device);
+// DEEPSELECT_PLAN_OVERRIDE. bounds and epilogue are the call's options.
+KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
+                     RowBounds bounds = RowBounds::range, Epilogue epilogue = Epilogue::plain);
 
-// Every spec plan_spec can return for arch (what `precompile` builds by default).
+// A call's options that select a kernel variant.
+struct KernelOptions {
+  RowBounds bounds = RowBounds::range;
+  Epilogue epilogue = Epilogue::plain;
+};
+
+// The options `precompile` builds for dtype and k bucket: plain for every one; also decode
+// bounds and the page table, alone and together, for the sparse-attention indexer's buckets
+// (f32 and bf16 at k_max 2048). Other combinations compile on first use.
+std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket);
+
+// What `precompile` builds by default for arch: every spec plan_spec can return, for each
+// dtype and k bucket with its precompiled_options.
 std::vector<KernelSpec> planner_specs(Arch arch);
 
 // The k buckets, ascending.

@@ -26,17 +26,36 @@ KernelKind parse_kind(std::string_view text) {
   throw ArgumentError("kind", fmt::format("unknown kernel kind '{}'", text));
 }
 
+const char* bounds_name(RowBounds bounds) {
+  switch (bounds) {
+    case RowBounds::range:
+      return "range";
+    case RowBounds::decode:
+      return "decode";
+  }
+  return "?";
+}
+
+RowBounds parse_bounds(std::string_view text) {
+  if (text == "range") return RowBounds::range;
+  if (text == "decode") return RowBounds::decode;
+  throw ArgumentError("bounds", fmt::format("unknown row bounds '{}' (range, decode)", text));
+}
+
 const char* epilogue_name(Epilogue epilogue) {
   switch (epilogue) {
     case Epilogue::plain:
       return "plain";
+    case Epilogue::page_table:
+      return "page_table";
   }
   return "?";
 }
 
 Epilogue parse_epilogue(std::string_view text) {
   if (text == "plain") return Epilogue::plain;
-  throw ArgumentError("epilogue", fmt::format("unknown epilogue '{}'", text));
+  if (text == "page_table") return Epilogue::page_table;
+  throw ArgumentError("epilogue", fmt::format("unknown epilogue '{}' (plain, page_table)", text));
 }
 
 int parse_int(std::string_view field, std::string_view text) {
@@ -102,6 +121,14 @@ void KernelSpec::validate() const {
   require(arch.sm == 90 || arch.sm == 100, "arch", fmt::format("unsupported sm_{}", arch.sm));
   require(threads == 128 || threads == 256 || threads == 512 || threads == 1024, "threads",
           fmt::format("{} is not one of 128, 256, 512, 1024", threads));
+  require(bounds == RowBounds::range || bounds == RowBounds::decode, "bounds",
+          fmt::format("unsupported value {}", static_cast<int>(bounds)));
+  require(epilogue == Epilogue::plain || epilogue == Epilogue::page_table, "epilogue",
+          fmt::format("unsupported value {}", static_cast<int>(epilogue)));
+  if (kind != KernelKind::topk) {
+    require(bounds == RowBounds::range && epilogue == Epilogue::plain, "epilogue",
+            fmt::format("a {} kernel takes bounds=range epilogue=plain", kind_name(kind)));
+  }
   if (kind == KernelKind::fill_test) {
     require(cluster >= 1 && cluster <= 16, "cluster", fmt::format("{} is not in 1..16", cluster));
     return;
@@ -133,9 +160,10 @@ void KernelSpec::validate() const {
 
 std::string KernelSpec::to_string() const {
   return fmt::format(
-      "kind={} dtype={} k_max={} B={} B2={} threads={} cluster={} stages={} epilogue={} arch={}",
+      "kind={} dtype={} k_max={} B={} B2={} threads={} cluster={} stages={} bounds={} "
+      "epilogue={} arch={}",
       kind_name(kind), dtype_name(dtype), k_max, block, block2, threads, cluster, stages,
-      epilogue_name(epilogue), arch.to_string());
+      bounds_name(bounds), epilogue_name(epilogue), arch.to_string());
 }
 
 KernelSpec KernelSpec::parse(std::string_view text) {
@@ -173,6 +201,8 @@ KernelSpec KernelSpec::parse(std::string_view text, const KernelSpec& base) {
       spec.cluster = parse_int(name, value);
     } else if (name == "stages") {
       spec.stages = parse_int(name, value);
+    } else if (name == "bounds") {
+      spec.bounds = parse_bounds(value);
     } else if (name == "epilogue") {
       spec.epilogue = parse_epilogue(value);
     } else if (name == "arch") {
@@ -189,8 +219,9 @@ std::string KernelSpec::symbol() const {
   if (kind == KernelKind::read_floor) {
     return fmt::format("ds_read_floor_{}_t{}", dtype_name(dtype), threads);
   }
-  return fmt::format("ds_topk_{}_k{}_b{}_c{}_t{}_x{}_s{}_{}", dtype_name(dtype), k_max, block,
-                     block2, threads, cluster, stages, epilogue_name(epilogue));
+  return fmt::format("ds_topk_{}_k{}_b{}_c{}_t{}_x{}_s{}_{}_{}", dtype_name(dtype), k_max, block,
+                     block2, threads, cluster, stages, bounds_name(bounds),
+                     epilogue_name(epilogue));
 }
 
 size_t KernelSpec::dynamic_smem_bytes() const {
@@ -203,7 +234,8 @@ size_t KernelSpec::dynamic_smem_bytes() const {
 size_t KernelSpecHash::operator()(const KernelSpec& spec) const noexcept {
   size_t hash = static_cast<size_t>(spec.kind);
   for (int field : {static_cast<int>(spec.dtype), spec.k_max, spec.block, spec.block2, spec.threads,
-                    spec.cluster, spec.stages, spec.arch.sm, static_cast<int>(spec.epilogue)}) {
+                    spec.cluster, spec.stages, spec.arch.sm, static_cast<int>(spec.bounds),
+                    static_cast<int>(spec.epilogue)}) {
     hash = hash * 1000003u ^ static_cast<size_t>(field);
   }
   return hash;

@@ -12,7 +12,11 @@
 namespace deepselect {
 
 enum class KernelKind : int { topk = 0, fill_test = 1, read_floor = 2 };
-enum class Epilogue : int { plain = 0 };
+// Where a row's bounds come from: begin/end arrays (or the whole row), or the decode form
+// (seq_lens, next_n). Values match templates/params.cuh.
+enum class RowBounds : int { range = 0, decode = 1 };
+// What is written as an index: the column (plus index_offset), or its page-table translation.
+enum class Epilogue : int { plain = 0, page_table = 1 };
 
 // A target architecture: sm_90a or sm_100a.
 struct Arch {
@@ -34,6 +38,7 @@ struct KernelSpec {
   int cluster = 1;  // CTAs that share one row (a thread-block cluster)
   int stages = 2;   // input blocks in flight in shared memory
   Arch arch;
+  RowBounds bounds = RowBounds::range;
   Epilogue epilogue = Epilogue::plain;
 
   bool operator==(const KernelSpec&) const = default;
@@ -41,8 +46,8 @@ struct KernelSpec {
   // Throws ArgumentError naming the offending field.
   void validate() const;
   // "kind=topk dtype=f32 k_max=2048 B=4096 B2=4096 threads=512 cluster=1 stages=2
-  // epilogue=plain arch=sm_90a"; parse accepts the fields in any order, missing ones keep
-  // their values in base.
+  // bounds=range epilogue=plain arch=sm_90a"; parse accepts the fields in any order, missing ones
+  // keep their values in base.
   std::string to_string() const;
   static KernelSpec parse(std::string_view text);
   static KernelSpec parse(std::string_view text, const KernelSpec& base);

@@ -41,8 +41,44 @@ struct Checked {
   int64_t ld = 0;
   int64_t ld_idx = 0;
   int64_t ld_val = 0;
+  int64_t ld_raw = 0;
+  int64_t ld_page_table = 0;
   uint32_t fill_value_bits = 0;
 };
+
+void validate_decode_bounds(const TopkArgs& a) {
+  require(a.next_n >= 1, "next_n", fmt::format("{} is not >= 1", a.next_n));
+  require(a.seq_lens == nullptr || (a.begin == nullptr && a.end == nullptr), "seq_lens",
+          "cannot be combined with begin/end (decode bounds replace them)");
+  require(aligned(a.seq_lens, 4), "seq_lens", "is not 4-byte aligned");
+}
+
+void validate_page_table(const TopkArgs& a, Checked& checked) {
+  if (a.page_table == nullptr) {
+    require(a.row_to_batch == nullptr, "row_to_batch", "needs page_table");
+    require(a.raw_indices == nullptr, "raw_indices", "needs page_table");
+    return;
+  }
+  require(aligned(a.page_table, 4), "page_table", "is not 4-byte aligned");
+  require(aligned(a.row_to_batch, 4), "row_to_batch", "is not 4-byte aligned");
+  require(a.page_size >= 1, "page_size", fmt::format("{} is not >= 1", a.page_size));
+  require(a.page_table_rows >= 1, "page_table_rows",
+          fmt::format("{} is not >= 1", a.page_table_rows));
+  require(a.page_table_cols >= 1, "page_table_cols",
+          fmt::format("{} is not >= 1", a.page_table_cols));
+  checked.ld_page_table = a.ld_page_table == 0 ? a.page_table_cols : a.ld_page_table;
+  require(checked.ld_page_table >= a.page_table_cols, "ld_page_table",
+          fmt::format("{} is less than page_table_cols = {}", a.ld_page_table, a.page_table_cols));
+  require(checked.ld_page_table <= std::numeric_limits<int64_t>::max() / 4 / a.page_table_rows,
+          "ld_page_table",
+          fmt::format("page_table_rows * ld_page_table = {} * {} overflows", a.page_table_rows,
+                      checked.ld_page_table));
+  checked.ld_raw = a.ld_raw == 0 ? a.k : a.ld_raw;
+  require(a.raw_indices == nullptr || checked.ld_raw >= a.k, "ld_raw",
+          fmt::format("{} is less than k = {}", a.ld_raw, a.k));
+  require(aligned(a.raw_indices, a.index_type == IndexType::i64 ? 8 : 4), "raw_indices",
+          "is not aligned to its element size");
+}
 
 Checked validate(const TopkArgs& a) {
   require(a.dtype == DType::f32 || a.dtype == DType::bf16 || a.dtype == DType::f16, "dtype",
@@ -81,6 +117,8 @@ Checked validate(const TopkArgs& a) {
     require(aligned(a.values, static_cast<size_t>(element)), "values",
             "is not aligned to its element size");
   }
+  validate_decode_bounds(a);
+  validate_page_table(a, checked);
   const double fill = a.fill_value.value_or(a.largest ? -std::numeric_limits<double>::infinity()
                                                       : std::numeric_limits<double>::infinity());
   checked.fill_value_bits = to_dtype_bits(a.dtype, fill);
@@ -95,6 +133,14 @@ uint32_t flags_of(const TopkArgs& a) {
   if (a.order == Order::by_value) flags |= ds::kFlagOrderByValue;
   if (a.order == Order::by_index) flags |= ds::kFlagOrderByIndex;
   return flags;
+}
+
+RowBounds bounds_of(const TopkArgs& a) {
+  return a.seq_lens != nullptr ? RowBounds::decode : RowBounds::range;
+}
+
+Epilogue epilogue_of(const TopkArgs& a) {
+  return a.page_table != nullptr ? Epilogue::page_table : Epilogue::plain;
 }
 
 Arch arch_of_device(CUdevice device) {
@@ -216,6 +262,16 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const KernelSpec& sp
   params.fill_value_bits = checked.fill_value_bits;
   params.flags = flags_of(a);
   params.seed = kBlockOrderSeed;
+  params.seq_lens = a.seq_lens;
+  params.next_n = a.next_n;
+  params.page_size = a.page_size;
+  params.page_table = a.page_table;
+  params.page_table_rows = a.page_table_rows;
+  params.page_table_cols = a.page_table_cols;
+  params.ld_page_table = checked.ld_page_table;
+  params.row_to_batch = a.row_to_batch;
+  params.raw_indices = a.raw_indices;
+  params.ld_raw = checked.ld_raw;
 
   const LaunchConfig config = LaunchConfig()
                                   .with_grid(static_cast<unsigned>(a.rows * spec.cluster))
@@ -227,7 +283,8 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const KernelSpec& sp
 }
 
 KernelSpec plan_for(const TopkArgs& a, CUcontext context) {
-  return plan_spec(a.dtype, a.k, a.rows, a.n, device_info_of(context));
+  return plan_spec(a.dtype, a.k, a.rows, a.n, device_info_of(context), bounds_of(a),
+                   epilogue_of(a));
 }
 
 }  // namespace
@@ -251,8 +308,10 @@ KernelSpec planned_spec(const TopkArgs& args, CUstream stream) {
 void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) {
   const Checked checked = validate(a);
   spec.validate();
-  if (spec.kind != KernelKind::topk || spec.dtype != a.dtype || spec.k_max < a.k) {
-    throw ArgumentError("spec", fmt::format("{} cannot serve dtype {} with k = {}",
+  if (spec.kind != KernelKind::topk || spec.dtype != a.dtype || spec.k_max < a.k ||
+      spec.bounds != bounds_of(a) || spec.epilogue != epilogue_of(a)) {
+    throw ArgumentError("spec", fmt::format("{} cannot serve dtype {} with k = {} and these "
+                                            "row bounds and epilogue",
                                             spec.to_string(), dtype_name(a.dtype), a.k));
   }
   if (a.rows == 0) return;

@@ -12,6 +12,10 @@ enum TopkFlags : u32 {
   kFlagOrderByIndex = 1u << 4,
 };
 
+// The values of deepselect::RowBounds and deepselect::Epilogue (src/spec.hpp).
+enum RowBoundsKind { kBoundsRange = 0, kBoundsDecode = 1 };
+enum EpilogueKind { kEpiloguePlain = 0, kEpiloguePageTable = 1 };
+
 struct TopkParams {
   const void* x;
   i64 ld;
@@ -31,6 +35,18 @@ struct TopkParams {
   u32 fill_value_bits;
   u32 flags;
   u32 seed;
+  // Decode bounds (kBoundsDecode).
+  const int* seq_lens;
+  int next_n;
+  // Page-table epilogue (kEpiloguePageTable).
+  int page_size;
+  const int* page_table;
+  i64 page_table_rows;
+  i64 page_table_cols;
+  i64 ld_page_table;
+  const int* row_to_batch;
+  void* raw_indices;
+  i64 ld_raw;
 };
 
 struct ReadFloorParams {

@@ -12,7 +12,7 @@ struct Selection {
 };
 
 struct RadixScratch {
-  u32 hist[256];
+  u32 hist[2][256];  // passes alternate: one is counted while the other is cleared
   u32 digit;
   u32 want;
   u32 in_digit;
@@ -57,14 +57,18 @@ DS_DEV Selection common_high_bits(const u64* cand, int count, RadixScratch& scra
 // Finds the selection of the best `want` of cand[0..count) (want < count), one 8-bit digit
 // at a time from the highest bit on which the candidates differ, stopping as soon as the
 // digit that holds the want-th candidate holds exactly the ones still wanted.
+// Two barriers per digit: the warps other than warp 0 clear the next digit's histogram while
+// warp 0 scans this one. The first histogram is cleared before common_high_bits' barrier.
 template <int kThreads>
 DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch& scratch) {
+  static_assert(kThreads >= 64, "the histogram clear needs a warp besides warp 0");
+  for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
   Selection selection = common_high_bits<kThreads>(cand, count, scratch);
   const int top = selection.mask == ~0ull ? -1 : 63 - __clzll(~selection.mask);
-  for (int high = top; high >= 0; high -= 8) {
+  int pass = 0;
+  for (int high = top; high >= 0; high -= 8, pass ^= 1) {
     const int shift = high >= 7 ? high - 7 : 0;
-    for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[i] = 0u;
-    __syncthreads();
+    u32* hist = scratch.hist[pass];
     // Four words per thread per round keep loads in flight; a warp whose counted lanes all
     // hit one bin (a plateau) adds once, others add per lane.
     for (int base = 0; base < count; base += 4 * kThreads) {
@@ -79,9 +83,9 @@ DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch
         const int leader = __ffs(counting) - 1;
         const u32 leader_digit = __shfl_sync(0xffffffffu, digit, leader);
         if (__all_sync(0xffffffffu, !counted || digit == leader_digit)) {
-          if (int(lane_id()) == leader) atomicAdd(&scratch.hist[digit], u32(__popc(counting)));
+          if (int(lane_id()) == leader) atomicAdd(&hist[digit], u32(__popc(counting)));
         } else if (counted) {
-          atomicAdd(&scratch.hist[digit], 1u);
+          atomicAdd(&hist[digit], 1u);
         }
       }
     }
@@ -93,7 +97,7 @@ DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch
       u32 lane_total = 0;
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
-        bins[j] = scratch.hist[lane * 8u + j];
+        bins[j] = hist[lane * 8u + j];
         lane_total += bins[j];
       }
       u32 above = warp_suffix_sum(lane_total) - lane_total;
@@ -106,6 +110,9 @@ DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch
         }
         above += bins[j];
       }
+    } else {
+      u32* next = scratch.hist[pass ^ 1];
+      for (int i = int(threadIdx.x) - 32; i < 256; i += kThreads - 32) next[i] = 0u;
     }
     __syncthreads();
     want = scratch.want;

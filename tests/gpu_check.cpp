@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
-#include <utility>
+#include <tuple>
 
 #include "device_buffer.hpp"
 #include "driver.hpp"
@@ -27,6 +27,9 @@ int64_t index_stride(const Problem& problem, const Layout& layout) {
 }
 int64_t value_stride(const Problem& problem, const Layout& layout) {
   return layout.ld_val != 0 ? layout.ld_val : problem.k;
+}
+int64_t raw_stride(const Problem& problem, const Layout& layout) {
+  return layout.ld_raw != 0 ? layout.ld_raw : problem.k;
 }
 
 std::vector<uint8_t> pack(const std::vector<uint32_t>& bits, DType dtype) {
@@ -67,8 +70,9 @@ bool poisoned(const std::vector<uint8_t>& bytes, size_t first, size_t last) {
                      [](uint8_t byte) { return byte == kPoison; });
 }
 
-// A slot as (index, value bits); the value is 0 when the call wrote no values.
-using Slot = std::pair<int64_t, uint32_t>;
+// A slot as (index, raw index, value bits); the raw index and the value are 0 when the call
+// did not write them.
+using Slot = std::tuple<int64_t, int64_t, uint32_t>;
 
 class OutputReader {
  public:
@@ -76,19 +80,26 @@ class OutputReader {
       : problem_(problem), layout_(layout), output_(output) {}
 
   Slot slot(int64_t row, int64_t s) const {
-    const size_t at = static_cast<size_t>(row * index_stride(problem_, layout_) + s);
-    int64_t index = 0;
-    if (layout_.index_type == IndexType::i32) {
-      int32_t narrow = 0;
-      std::memcpy(&narrow, &output_.indices[at * 4], 4);
-      index = narrow;
-    } else {
-      std::memcpy(&index, &output_.indices[at * 8], 8);
-    }
-    return {index, layout_.values ? value(row, s) : 0u};
+    return {index(output_.indices, row * index_stride(problem_, layout_) + s),
+            layout_.raw_indices
+                ? index(output_.raw_indices, row * raw_stride(problem_, layout_) + s)
+                : 0,
+            layout_.values ? value(row, s) : 0u};
   }
 
  private:
+  int64_t index(const std::vector<uint8_t>& bytes, int64_t at) const {
+    int64_t index = 0;
+    if (layout_.index_type == IndexType::i32) {
+      int32_t narrow = 0;
+      std::memcpy(&narrow, &bytes[static_cast<size_t>(at) * 4], 4);
+      index = narrow;
+    } else {
+      std::memcpy(&index, &bytes[static_cast<size_t>(at) * 8], 8);
+    }
+    return index;
+  }
+
   uint32_t value(int64_t row, int64_t s) const {
     const size_t size = dtype_bytes(problem_.dtype);
     const size_t at = static_cast<size_t>(row * value_stride(problem_, layout_) + s) * size;
@@ -103,8 +114,9 @@ class OutputReader {
 };
 
 std::string slot_text(const Slot& slot) {
-  char text[64];
-  std::snprintf(text, sizeof text, "(%" PRId64 ", 0x%x)", slot.first, slot.second);
+  char text[80];
+  std::snprintf(text, sizeof text, "(%" PRId64 ", raw %" PRId64 ", 0x%x)", std::get<0>(slot),
+                std::get<1>(slot), std::get<2>(slot));
   return text;
 }
 
@@ -117,7 +129,8 @@ std::string row_mismatch(const Problem& problem, const Layout& layout, const Res
   std::vector<Slot> got;
   for (int64_t s = 0; s < k; ++s) {
     const size_t at = static_cast<size_t>(row * k + s);
-    want.emplace_back(expected.indices[at], layout.values ? expected.values[at] : 0u);
+    want.emplace_back(expected.indices[at], layout.raw_indices ? expected.raw_indices[at] : 0,
+                      layout.values ? expected.values[at] : 0u);
     got.push_back(reader.slot(row, s));
   }
   const bool as_set = problem.order == Order::unsorted;
@@ -163,9 +176,16 @@ GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
   const std::unique_ptr<DeviceBuffer> begin = upload_optional(problem.begin);
   const std::unique_ptr<DeviceBuffer> end = upload_optional(problem.end);
   const std::unique_ptr<DeviceBuffer> index_offset = upload_optional(problem.index_offset);
+  const std::unique_ptr<DeviceBuffer> seq_lens = upload_optional(problem.seq_lens);
+  const std::unique_ptr<DeviceBuffer> page_table = upload_optional(problem.page_table);
+  const std::unique_ptr<DeviceBuffer> row_to_batch = upload_optional(problem.row_to_batch);
   const auto rows = static_cast<size_t>(problem.rows);
   const std::unique_ptr<DeviceBuffer> indices = poisoned_buffer(
       rows * static_cast<size_t>(index_stride(problem, layout)) * index_bytes(layout));
+  const std::unique_ptr<DeviceBuffer> raw_indices =
+      layout.raw_indices ? poisoned_buffer(rows * static_cast<size_t>(raw_stride(problem, layout)) *
+                                           index_bytes(layout))
+                         : nullptr;
   const std::unique_ptr<DeviceBuffer> values =
       layout.values
           ? poisoned_buffer(rows * static_cast<size_t>(value_stride(problem, layout)) * element)
@@ -197,6 +217,16 @@ GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
   args.fill_value = problem.fill_value;
   args.index_offset = device_ints(index_offset);
   args.row_status = row_status ? row_status->at<int32_t>() : nullptr;
+  args.seq_lens = device_ints(seq_lens);
+  args.next_n = problem.next_n;
+  args.page_table = device_ints(page_table);
+  args.page_table_rows = problem.page_table_rows;
+  args.page_table_cols = problem.page_table_cols;
+  args.ld_page_table = problem.ld_page_table;
+  args.page_size = problem.page_size;
+  args.row_to_batch = device_ints(row_to_batch);
+  args.raw_indices = raw_indices ? raw_indices->at<void>() : nullptr;
+  args.ld_raw = layout.ld_raw;
   const std::unique_ptr<Stream> stream = layout.own_stream ? std::make_unique<Stream>() : nullptr;
   const CUstream handle = stream ? stream->get() : nullptr;
   topk(args, handle);
@@ -204,6 +234,7 @@ GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
 
   GpuOutput output;
   output.indices = indices->download();
+  if (raw_indices) output.raw_indices = raw_indices->download();
   if (values) output.values = values->download();
   if (row_status) output.row_status = row_status->download();
   return output;
@@ -231,6 +262,10 @@ std::string first_mismatch(const Problem& problem, const Layout& layout, const R
   if (!padding_untouched(output.indices, problem.rows, problem.k, index_stride(problem, layout),
                          index_bytes(layout))) {
     return "indices written outside [0, k) of a row or past the buffer";
+  }
+  if (layout.raw_indices && !padding_untouched(output.raw_indices, problem.rows, problem.k,
+                                               raw_stride(problem, layout), index_bytes(layout))) {
+    return "raw_indices written outside [0, k) of a row or past the buffer";
   }
   if (layout.values &&
       !padding_untouched(output.values, problem.rows, problem.k, value_stride(problem, layout),

@@ -13,8 +13,9 @@ namespace deepselect::testing {
 // The whole output buffers after a call, guard bytes included.
 struct GpuOutput {
   std::vector<uint8_t> indices;
-  std::vector<uint8_t> values;      // empty without values
-  std::vector<uint8_t> row_status;  // empty without row_status
+  std::vector<uint8_t> raw_indices;  // empty without raw_indices
+  std::vector<uint8_t> values;       // empty without values
+  std::vector<uint8_t> row_status;   // empty without row_status
 };
 
 // Uploads the problem (x shifted by layout.x_shift elements, NaN around it), poisons the outputs

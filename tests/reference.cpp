@@ -30,8 +30,13 @@ bool better(const Scored& a, const Scored& b) {
 }
 
 RowRange row_range(const Problem& problem, int64_t row) {
-  const int64_t begin = problem.begin.empty() ? 0 : problem.begin[row];
-  const int64_t end = problem.end.empty() ? problem.n : problem.end[row];
+  int64_t begin = problem.begin.empty() ? 0 : problem.begin[row];
+  int64_t end = problem.end.empty() ? problem.n : problem.end[row];
+  if (!problem.seq_lens.empty()) {
+    begin = 0;
+    end =
+        int64_t{problem.seq_lens[row / problem.next_n]} - problem.next_n + row % problem.next_n + 1;
+  }
   const int64_t b = std::clamp<int64_t>(begin, 0, problem.n);
   const int64_t e = std::clamp<int64_t>(end, 0, problem.n);
   return {b, std::max(b, e)};
@@ -47,12 +52,23 @@ uint32_t fill_value_bits(const Problem& problem) {
   return encode(problem.fill_value.value_or(problem.largest ? -infinity : infinity), problem.dtype);
 }
 
+int64_t page_translate(const Problem& problem, int64_t row, int64_t index) {
+  const int64_t batch =
+      problem.row_to_batch.empty() ? row / problem.next_n : problem.row_to_batch[row];
+  if (batch < 0 || batch >= problem.page_table_rows || index < 0) return -1;
+  const int64_t page = index / problem.page_size;
+  if (page >= problem.page_table_cols) return -1;
+  const int32_t entry = problem.page_table[batch * problem.page_table_stride() + page];
+  return entry < 0 ? -1 : int64_t{entry} * problem.page_size + index % problem.page_size;
+}
+
 Result reference_topk(const Problem& problem) {
   if (problem.n > std::numeric_limits<int32_t>::max()) throw Error("reference: n too large");
   const int64_t k = problem.k;
   Result result;
   result.k = problem.k;
   result.indices.assign(problem.rows * k, problem.fill_index);
+  result.raw_indices.assign(problem.rows * k, problem.fill_index);
   result.values.assign(problem.rows * k, fill_value_bits(problem));
   result.row_status.assign(problem.rows, 0);
   result.selected.assign(problem.rows, 0);
@@ -79,7 +95,10 @@ Result reference_topk(const Problem& problem) {
     }
     const int64_t offset = problem.index_offset.empty() ? 0 : problem.index_offset[r];
     for (size_t slot = 0; slot < candidates.size(); ++slot) {
-      result.indices[r * k + slot] = candidates[slot].column + offset;
+      const int64_t index = candidates[slot].column + offset;
+      result.raw_indices[r * k + slot] = index;
+      result.indices[r * k + slot] =
+          problem.page_table.empty() ? index : page_translate(problem, r, index);
       result.values[r * k + slot] = row[candidates[slot].column];
     }
     result.selected[r] = static_cast<int32_t>(candidates.size());

@@ -27,14 +27,26 @@ struct Problem {
   NanPolicy nan_policy = NanPolicy::nan_is_largest;
   int64_t fill_index = -1;
   std::optional<double> fill_value;
+  // Decode bounds: present when seq_lens is not empty (then begin/end are empty).
+  std::vector<int32_t> seq_lens;
+  int next_n = 1;
+  // Page-table epilogue: present when page_table is not empty.
+  std::vector<int32_t> page_table;  // page_table_rows x ld_page_table
+  int64_t page_table_rows = 0;
+  int64_t page_table_cols = 0;
+  int64_t ld_page_table = 0;  // 0 means page_table_cols
+  int page_size = 0;
+  std::vector<int32_t> row_to_batch;
 
   int64_t stride() const { return ld != 0 ? ld : n; }
+  int64_t page_table_stride() const { return ld_page_table != 0 ? ld_page_table : page_table_cols; }
 };
 
 // rows x k slots, dense. Slots past selected[r] hold the fill.
 struct Result {
   int k = 0;
-  std::vector<int64_t> indices;
+  std::vector<int64_t> indices;      // as written: translated through the page table if any
+  std::vector<int64_t> raw_indices;  // before the translation
   std::vector<uint32_t> values;
   std::vector<int32_t> row_status;
   std::vector<int32_t> selected;
@@ -60,6 +72,9 @@ RowRange row_range(const Problem& problem, int64_t row);
 int row_k(const Problem& problem, int64_t row);
 
 uint32_t fill_value_bits(const Problem& problem);
+
+// What the page-table epilogue writes for the selected index i of row r.
+int64_t page_translate(const Problem& problem, int64_t row, int64_t index);
 
 Result reference_topk(const Problem& problem);
 

@@ -144,6 +144,53 @@ TEST_CASE("reference: begin/end are clamped, inverted bounds are empty") {
   CHECK(reference_topk(problem).selected == std::vector<int32_t>{2, 2, 2, 2, 1, 0});
 }
 
+TEST_CASE("reference: decode bounds end at seq_len - next_n + r mod next_n + 1, clamped") {
+  const std::vector<float> row = {5, 1, 4, 2, 3};
+  Problem problem = f32_problem({row, row, row, row, row, row}, 2);
+  problem.next_n = 2;
+  problem.seq_lens = {3, 100, -4};  // rows 0-1, 2-3, 4-5
+  problem.order = Order::by_index;
+  CHECK(row_range(problem, 0).end == 2);
+  CHECK(row_range(problem, 1).end == 3);
+  CHECK(row_range(problem, 2).end == 5);
+  CHECK(row_range(problem, 3).end == 5);
+  CHECK(row_range(problem, 4).end == 0);
+  CHECK(row_range(problem, 5).end == 0);
+  const Result result = reference_topk(problem);
+  CHECK(result.selected == std::vector<int32_t>{2, 2, 2, 2, 0, 0});
+  CHECK(indices(result, 0) == I{0, 1});
+  CHECK(indices(result, 1) == I{0, 2});
+  CHECK(indices(result, 2) == I{0, 2});
+}
+
+TEST_CASE("reference: the page table translates selected indices; -1 for what it cannot") {
+  Problem problem = f32_problem({{1, 2, 3, 4, 5, 6}, {6, 5, 4, 3, 2, 1}, {1, 1, 1, 1, 1, 1}}, 4);
+  problem.page_size = 2;
+  problem.page_table_rows = 2;
+  problem.page_table_cols = 2;  // pages 0 and 1: columns 0..3
+  problem.ld_page_table = 3;
+  problem.page_table = {7, -1, 99, 4, 5, 99};
+  problem.row_to_batch = {0, 1, 2};  // row 2 points outside the table
+  problem.order = Order::by_index;
+  const Result result = reference_topk(problem);
+  // Row 0 selects columns 2..5: page 1 is unallocated, page 2 is past the table.
+  CHECK(indices(result, 0) == I{-1, -1, -1, -1});
+  // Row 1 selects 0..3: pages 4 and 5 of batch entry 1.
+  CHECK(indices(result, 1) == I{8, 9, 10, 11});
+  CHECK(indices(result, 2) == I{-1, -1, -1, -1});
+  CHECK(std::vector<int64_t>(result.raw_indices.begin(), result.raw_indices.begin() + 4) ==
+        I{2, 3, 4, 5});
+  problem.row_to_batch.clear();  // row r is batch entry r / next_n
+  problem.index_offset = {-2, 0, 0};
+  const Result shifted = reference_topk(problem);
+  CHECK(indices(shifted, 0) == I{14, 15, -1, -1});  // indices 0..3 after the offset
+  CHECK(page_translate(problem, 0, -1) == -1);
+  problem.k = 8;  // the fill is never translated
+  CHECK(indices(reference_topk(problem), 1)[7] == -1);
+  problem.fill_index = 12345;
+  CHECK(indices(reference_topk(problem), 1)[7] == 12345);
+}
+
 TEST_CASE("reference: index_offset shifts selected indices, never the fill") {
   Problem problem = f32_problem({{1, 2}, {3, 4}}, 3);
   problem.index_offset = {-1, 1000};

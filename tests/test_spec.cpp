@@ -82,7 +82,8 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
     fill.arch = arch;
     specs.push_back(fill);
   }
-  REQUIRE(specs.size() == 2 * 72 + 2);  // 3 dtypes x 6 k buckets x 4 cluster sizes per arch
+  // Per arch: 3 dtypes x 6 k buckets x 4 cluster sizes, plus 2 dtypes x 3 indexer variants x 4.
+  REQUIRE(specs.size() == 2 * (72 + 24) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -106,6 +107,23 @@ TEST_CASE("spec: parse takes fields in any order and missing fields keep their d
   CHECK(KernelSpec::parse("kind=fill_test threads=128 cluster=2") == fill_test_spec(128, 2));
 }
 
+TEST_CASE("spec: row bounds and epilogue variants parse, differ and are topk-only") {
+  const KernelSpec paged = KernelSpec::parse("bounds=decode epilogue=page_table");
+  CHECK(paged.bounds == RowBounds::decode);
+  CHECK(paged.epilogue == Epilogue::page_table);
+  CHECK(KernelSpec::parse(paged.to_string()) == paged);
+  CHECK(paged.symbol() != KernelSpec{}.symbol());
+  CHECK(paged.symbol() != KernelSpec::parse("epilogue=page_table").symbol());
+  CHECK(KernelSpecHash{}(paged) != KernelSpecHash{}(KernelSpec{}));
+  paged.validate();
+  KernelSpec fill = fill_test_spec(128, 2);
+  fill.epilogue = Epilogue::page_table;
+  CHECK(validate_rejection(fill).argument == "epilogue");
+  KernelSpec bad = KernelSpec{};
+  bad.bounds = static_cast<RowBounds>(5);
+  CHECK(validate_rejection(bad).argument == "bounds");
+}
+
 TEST_CASE("spec: parse errors name the field and quote the bad value") {
   struct Case {
     const char* text;
@@ -124,6 +142,7 @@ TEST_CASE("spec: parse errors name the field and quote the bad value") {
       {"dtype=f64", "dtype", "f64"},
       {"arch=sm_80", "arch", "sm_80"},
       {"epilogue=relu", "epilogue", "relu"},
+      {"bounds=causal", "bounds", "causal"},
       {"bogus=1", "spec", "bogus"},
       {"k_max", "spec", "k_max"},
       {"kind=topk k_max=64 B=x", "B", "x"},
@@ -174,8 +193,8 @@ TEST_CASE("spec: validate rejects bad values, naming the field and the rule") {
       {"threads 384", [](KernelSpec& s) { s.threads = 384; }, "threads", "384"},
       {"shared memory too large",
        [](KernelSpec& s) {
-         s.k_max = 4096;
-         s.block = 8192;
+         s.k_max = 4096;  // (4096 + 16384 + 8192) candidates of 8 bytes
+         s.block = 16384;
          s.block2 = 8192;
          s.threads = 1024;
        },
@@ -336,8 +355,19 @@ TEST_CASE("plan: planner and default spec lists") {
     const std::vector<KernelSpec> planned = planner_specs(arch);
     const std::vector<std::string> texts = texts_of(planned);
     CHECK(std::set<std::string>(texts.begin(), texts.end()).size() == planned.size());
-    // Every dtype and k bucket, with each cluster size 1, 2, 4, 8.
-    CHECK(planned.size() == std::size(kDTypes) * k_buckets().size() * 4);
+    // Every dtype and k bucket with each cluster size 1, 2, 4, 8; for the indexer's, the
+    // decode-bounds and page-table variants too.
+    size_t expected = 0;
+    for (DType dtype : kDTypes) {
+      for (int bucket : k_buckets()) expected += 4 * precompiled_options(dtype, bucket).size();
+    }
+    CHECK(planned.size() == expected);
+    CHECK(expected == 72 + 24);
+    for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
+      const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
+                                        options.bounds, options.epilogue);
+      CHECK(std::count(planned.begin(), planned.end(), spec) == 1);
+    }
 
     const std::vector<KernelSpec> defaults = default_specs(arch);
     REQUIRE(defaults.size() == planned.size() + 1 + std::size(kDTypes));

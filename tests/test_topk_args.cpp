@@ -26,6 +26,19 @@ TopkArgs valid_args() {
   return args;
 }
 
+const int32_t* misaligned_ints() {
+  return reinterpret_cast<const int32_t*>(fake_device_memory + 2);
+}
+
+// A well-formed page-table epilogue: 2 batch entries of 8 pages of 16 slots.
+TopkArgs& with_page_table(TopkArgs& args) {
+  args.page_table = reinterpret_cast<const int32_t*>(fake_device_memory);
+  args.page_table_rows = 2;
+  args.page_table_cols = 8;
+  args.page_size = 16;
+  return args;
+}
+
 // The argument topk rejected, or a note saying it did not reject it as an argument.
 std::string rejected_argument(const TopkArgs& args) {
   try {
@@ -84,6 +97,53 @@ TEST_CASE("topk args: every bad argument is named before any launch") {
          a.ld_val = 9;
        },
        {"ld_val"}},
+      {"next_n = 0", [](TopkArgs& a) { a.next_n = 0; }, {"next_n"}},
+      {"seq_lens with begin",
+       [](TopkArgs& a) {
+         a.seq_lens = reinterpret_cast<const int32_t*>(fake_device_memory);
+         a.begin = reinterpret_cast<const int32_t*>(fake_device_memory);
+       },
+       {"seq_lens"}},
+      {"seq_lens with end",
+       [](TopkArgs& a) {
+         a.seq_lens = reinterpret_cast<const int32_t*>(fake_device_memory);
+         a.end = reinterpret_cast<const int32_t*>(fake_device_memory);
+       },
+       {"seq_lens"}},
+      {"row_to_batch without page_table",
+       [](TopkArgs& a) { a.row_to_batch = reinterpret_cast<const int32_t*>(fake_device_memory); },
+       {"row_to_batch"}},
+      {"raw_indices without page_table",
+       [](TopkArgs& a) { a.raw_indices = fake_device_memory; },
+       {"raw_indices"}},
+      {"page_size = 0", [](TopkArgs& a) { with_page_table(a).page_size = 0; }, {"page_size"}},
+      {"page_table_rows = 0",
+       [](TopkArgs& a) { with_page_table(a).page_table_rows = 0; },
+       {"page_table_rows"}},
+      {"page_table_cols = 0",
+       [](TopkArgs& a) { with_page_table(a).page_table_cols = 0; },
+       {"page_table_cols"}},
+      {"ld_page_table < page_table_cols",
+       [](TopkArgs& a) { with_page_table(a).ld_page_table = 7; },
+       {"ld_page_table"}},
+      {"page_table_rows * ld_page_table overflows",
+       [](TopkArgs& a) { with_page_table(a).page_table_rows = int64_t{1} << 60; },
+       {"ld_page_table"}},
+      {"page_table unaligned",
+       [](TopkArgs& a) { with_page_table(a).page_table = misaligned_ints(); },
+       {"page_table"}},
+      {"ld_raw < k with raw_indices",
+       [](TopkArgs& a) {
+         with_page_table(a).raw_indices = fake_device_memory;
+         a.ld_raw = 9;
+       },
+       {"ld_raw"}},
+      {"raw_indices unaligned for int64",
+       [](TopkArgs& a) {
+         with_page_table(a).raw_indices = fake_device_memory + 4;
+         a.index_type = IndexType::i64;
+       },
+       {"raw_indices", "indices"}},
   };
   for (const BadCase& bad : cases) {
     CAPTURE(bad.what);

@@ -58,11 +58,38 @@ TEST_CASE("gpu: determinism") {
   }
 }
 
+// The sparse-attention indexer's decode step: k = 2048 of up to 128K scores per query row,
+// next_n query rows per sequence, indices translated through the KV cache's page table.
+TEST_CASE("gpu: indexer decode shapes with decode bounds and the page table") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16}) {
+    for (int64_t rows : {int64_t{128}, int64_t{2}}) {  // one CTA per row, and a cluster of 8
+      for (bool page_table : {false, true}) {
+        CaseSpec spec;
+        spec.seed = 500 + static_cast<uint64_t>(index);
+        spec.dtype = dtype;
+        spec.rows = rows;
+        spec.n = 131072;
+        spec.k = 2048;
+        spec.dist = Dist::normal;
+        spec.bounds = Bounds::decode;
+        spec.next_n = 2;
+        spec.page_table = page_table;
+        spec.layout.values = false;
+        spec.layout.raw_indices = page_table;
+        CHECK(check_on_gpu("indexer " + std::to_string(index++), spec));
+      }
+    }
+  }
+}
+
 // Small enough to run under compute-sanitizer memcheck and racecheck.
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
-  std::vector<CaseSpec> cases(6);
+  std::vector<CaseSpec> cases(7);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -108,6 +135,17 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[5].dist = Dist::ascending;
   cases[5].order = Order::by_value;
   cases[5].layout.x_shift = 1;
+  cases[6].dtype = DType::bf16;  // decode bounds through a page table, raw indices too
+  cases[6].rows = 6;
+  cases[6].n = 9000;
+  cases[6].k = 64;
+  cases[6].bounds = Bounds::decode;
+  cases[6].next_n = 3;
+  cases[6].page_table = true;
+  cases[6].row_to_batch = true;
+  cases[6].index_offset = true;
+  cases[6].layout.raw_indices = true;
+  cases[6].layout.ld_raw = 65;
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
     CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i]));

@@ -45,6 +45,7 @@ RawBounds draw_bounds(Bounds bounds, int32_t n, int k, std::mt19937_64& rng) {
     case Bounds::end_only:
       return {0, pick(std::array{n, uniform(0, n, rng), n + 100, kInt32Max, -1}, rng)};
     case Bounds::ragged:
+    case Bounds::decode:  // drawn per batch entry: draw_seq_len
       break;
   }
   const int32_t b = uniform(0, n, rng);
@@ -77,6 +78,57 @@ RawBounds draw_bounds(Bounds bounds, int32_t n, int k, std::mt19937_64& rng) {
   }
 }
 
+// A batch entry's seq_len as the caller passes it: bad ones included (the device clamps the
+// rows' bounds to [0, n]).
+int32_t draw_seq_len(int32_t n, int k, int next_n, std::mt19937_64& rng) {
+  switch (rng() % 9) {
+    case 0:
+    case 1:
+      return n;
+    case 2:
+    case 3:
+      return uniform(std::min(next_n, n), n, rng);
+    case 4:
+    case 5:
+      return uniform(0, std::min(k, n), rng);  // rows shorter than k
+    case 6:
+      return pick(std::array{0, 1, -3, kInt32Min}, rng);
+    case 7:
+      return pick(std::array{n + 1, n + next_n, kInt32Max}, rng);
+    default:
+      return uniform(0, n, rng);
+  }
+}
+
+// Keeps the page table's host copy small.
+constexpr int64_t kMaxPageTableEntries = int64_t{4} << 20;
+// Table entries stay below this so that a translated index fits int32.
+constexpr int32_t kMaxPage = 1 << 23;
+
+// A random page table for the problem: pages shuffled, some unallocated (-1), sometimes
+// fewer pages than the rows need, and rows of batch entries the call may point outside of.
+void add_page_table(const CaseSpec& spec, Problem& problem) {
+  std::mt19937_64 rng = make_rng(spec.seed, ~uint64_t{0});
+  const int64_t batches = (spec.rows + spec.next_n - 1) / spec.next_n;
+  problem.page_size = pick(std::array{1, 16, 64, 128}, rng);
+  while (batches * ((spec.n + problem.page_size - 1) / problem.page_size) > kMaxPageTableEntries)
+    problem.page_size *= 2;
+  const int64_t pages_needed = (spec.n + problem.page_size - 1) / problem.page_size;
+  problem.page_table_cols = rng() % 4 == 0 ? std::max<int64_t>(1, pages_needed / 2) : pages_needed;
+  problem.ld_page_table = pick(std::array<int64_t, 2>{0, problem.page_table_cols + 3}, rng);
+  problem.page_table_rows = batches;
+  problem.page_table.resize(batches * problem.page_table_stride());
+  for (int32_t& entry : problem.page_table)
+    entry = rng() % 16 == 0 ? -1 : uniform(0, kMaxPage / problem.page_size, rng);
+  if (!spec.row_to_batch) return;
+  problem.row_to_batch.resize(spec.rows);
+  for (int32_t& batch : problem.row_to_batch) {
+    batch = rng() % 10 == 0
+                ? pick(std::array<int32_t, 3>{-1, static_cast<int32_t>(batches), 1 << 30}, rng)
+                : uniform(0, batches - 1, rng);
+  }
+}
+
 int32_t draw_row_k(int k, std::mt19937_64& rng) {
   return pick(std::array{0, 1, k, k + 7, -2, uniform(0, k, rng)}, rng);
 }
@@ -102,6 +154,8 @@ const char* bounds_name(Bounds bounds) {
       return "begin_only";
     case Bounds::end_only:
       return "end_only";
+    case Bounds::decode:
+      return "decode";
   }
   return "?";
 }
@@ -132,13 +186,13 @@ std::string describe(const CaseSpec& spec) {
   char text[512];
   std::snprintf(text, sizeof text,
                 "%s rows=%" PRId64 " n=%" PRId64 " ld=%" PRId64
-                " k=%d dist=%s bounds=%s k_per_row=%d "
+                " k=%d dist=%s bounds=%s next_n=%d pages=%d/%d/%d k_per_row=%d "
                 "offset=%d %s %s %s fill=(%" PRId64 ", %s) %s ld_idx=%" PRId64
                 " values=%d ld_val=%" PRId64 " status=%d shift=%d stream=%s seed=%" PRIu64,
                 dtype_name(spec.dtype), spec.rows, spec.n, spec.ld, spec.k,
-                spec.dist ? dist_name(*spec.dist) : "mixed", bounds_name(spec.bounds),
-                spec.per_row_k, spec.index_offset, spec.largest ? "largest" : "smallest",
-                order_name(spec.order),
+                spec.dist ? dist_name(*spec.dist) : "mixed", bounds_name(spec.bounds), spec.next_n,
+                spec.page_table, spec.row_to_batch, l.raw_indices, spec.per_row_k,
+                spec.index_offset, spec.largest ? "largest" : "smallest", order_name(spec.order),
                 spec.nan_policy == NanPolicy::nan_is_largest ? "nan_largest" : "nan_smallest",
                 spec.fill_index, fill_value_text(spec.fill_value).c_str(),
                 l.index_type == IndexType::i32 ? "i32" : "i64", l.ld_idx, l.values, l.ld_val,
@@ -165,8 +219,11 @@ CaseSpec random_spec(uint64_t suite_seed, int index) {
   const int dist = static_cast<int>(rng() % (kAllDists.size() + 1));
   if (dist < static_cast<int>(kAllDists.size())) spec.dist = kAllDists[dist];
   spec.bounds = pick(std::array{Bounds::full, Bounds::full, Bounds::ragged, Bounds::ragged,
-                                Bounds::begin_only, Bounds::end_only},
+                                Bounds::begin_only, Bounds::end_only, Bounds::decode},
                      rng);
+  spec.next_n = pick(std::array{1, 1, 2, 3, 4}, rng);
+  spec.page_table = rng() % 3 == 0;
+  spec.row_to_batch = spec.page_table && rng() % 3 == 0;
   spec.per_row_k = rng() % 3 == 0;
   spec.index_offset = rng() % 3 == 0;
   spec.largest = rng() % 2 == 0;
@@ -190,6 +247,8 @@ CaseSpec random_spec(uint64_t suite_seed, int index) {
   const std::array<int64_t, 4> output_strides = {0, spec.k, spec.k + 1, spec.k + 3};
   layout.ld_idx = pick(output_strides, rng);
   layout.ld_val = pick(output_strides, rng);
+  layout.raw_indices = spec.page_table && rng() % 2 == 0;
+  layout.ld_raw = pick(output_strides, rng);
   layout.x_shift = static_cast<int>(rng() % 2);
   layout.own_stream = rng() % 2 == 0;
   return spec;
@@ -218,6 +277,13 @@ Problem make_problem(const CaseSpec& spec) {
   if (spec.per_row_k) problem.k_per_row.resize(spec.rows);
   if (spec.index_offset) problem.index_offset.resize(spec.rows);
   const auto n = static_cast<int32_t>(spec.n);
+  problem.next_n = spec.next_n;
+  if (spec.bounds == Bounds::decode) {
+    std::mt19937_64 rng = make_rng(spec.seed, ~uint64_t{1});
+    problem.seq_lens.resize((spec.rows + spec.next_n - 1) / spec.next_n);
+    for (int32_t& length : problem.seq_lens) length = draw_seq_len(n, spec.k, spec.next_n, rng);
+  }
+  if (spec.page_table) add_page_table(spec, problem);
   parallel_for(spec.rows, [&](int64_t r) {
     std::mt19937_64 rng = make_rng(spec.seed, static_cast<uint64_t>(r));
     const RawBounds bounds = draw_bounds(spec.bounds, n, spec.k, rng);

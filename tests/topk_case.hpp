@@ -16,6 +16,7 @@ enum class Bounds {
   ragged,      // both arrays; rows full, partial, short, empty, or with bad bounds
   begin_only,  // only begin
   end_only,    // only end
+  decode,      // seq_lens and next_n; lengths full, partial, shorter than k, empty or bad
 };
 
 // How the call lays out its device buffers; the reference does not depend on it.
@@ -25,6 +26,8 @@ struct Layout {
   bool row_status = true;
   int64_t ld_idx = 0;  // 0 means k
   int64_t ld_val = 0;
+  bool raw_indices = false;  // with a page table: also write the untranslated indices
+  int64_t ld_raw = 0;
   int x_shift = 0;  // elements between the allocation and x: 1 makes x unaligned
   bool own_stream = false;
 };
@@ -38,6 +41,9 @@ struct CaseSpec {
   int k = 1;
   std::optional<Dist> dist;  // absent: each row draws its own
   Bounds bounds = Bounds::full;
+  int next_n = 1;           // rows per batch entry: decode bounds and the page table's rows
+  bool page_table = false;  // translate the indices through a random page table
+  bool row_to_batch = false;
   bool per_row_k = false;
   bool index_offset = false;
   bool largest = true;

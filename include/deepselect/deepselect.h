@@ -40,9 +40,24 @@ typedef struct ds_topk_args {
   double fill_value;
   const int32_t* index_offset;
   int32_t* row_status;
+  /* Decode row bounds (instead of begin/end): row r is [0, seq_lens[r / next_n] - next_n +
+   * r % next_n + 1). next_n: 1 by default. */
+  const int32_t* seq_lens;
+  int32_t next_n;
+  /* Page-table epilogue: indices become page_table[b][i / page_size] * page_size +
+   * i % page_size with b = row_to_batch[r] (NULL: r / next_n); raw_indices (optional) gets
+   * the untranslated ones. */
+  const int32_t* page_table;
+  int64_t page_table_rows;
+  int64_t page_table_cols;
+  int64_t ld_page_table; /* 0 means page_table_cols */
+  int32_t page_size;
+  const int32_t* row_to_batch;
+  void* raw_indices;
+  int64_t ld_raw; /* 0 means k */
 } ds_topk_args;
 
-/* Sets every field to its default (largest, unsorted, int32, fill_index -1, ...). */
+/* Sets every field to its default (largest, unsorted, int32, fill_index -1, next_n 1, ...). */
 void ds_topk_args_init(ds_topk_args* args);
 
 /* Runs top-k on stream (a CUstream; NULL for the current context's default stream).

@@ -41,6 +41,25 @@ struct TopkArgs {
   std::optional<double> fill_value;  // default: -inf when largest, +inf otherwise
   const int32_t* index_offset = nullptr;  // added to every selected index of row r
   int32_t* row_status = nullptr;          // bit 0: the row held a NaN
+
+  // Decode row bounds, instead of begin/end: row r is x[r][0 .. seq_lens[r / next_n] - next_n
+  // + r % next_n + 1), clamped to [0, n]. seq_lens holds one length per batch entry
+  // (ceil(rows / next_n) of them); next_n is the number of query rows per batch entry.
+  const int32_t* seq_lens = nullptr;
+  int next_n = 1;
+
+  // Page-table epilogue for sparse attention: each selected index i (after index_offset) is
+  // written as page_table[b][i / page_size] * page_size + i % page_size, where b is
+  // row_to_batch[r] (absent: r / next_n). An index, batch or page outside the table, or a
+  // negative table entry, writes -1; fill slots keep fill_index.
+  const int32_t* page_table = nullptr;  // page_table_rows x page_table_cols, stride ld_page_table
+  int64_t page_table_rows = 0;
+  int64_t page_table_cols = 0;
+  int64_t ld_page_table = 0;  // 0 means page_table_cols
+  int page_size = 0;
+  const int32_t* row_to_batch = nullptr;
+  void* raw_indices = nullptr;  // optional with page_table: the untranslated indices, like
+  int64_t ld_raw = 0;           // `indices` (index_type); stride, 0 means k
 };
 
 // Every failure of the library; the message says what went wrong.

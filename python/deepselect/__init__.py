@@ -21,9 +21,11 @@ def version():
 
 def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dtype=None,
          return_values=True, index_offset=None, k_per_row=None, nan="largest", fill_index=-1,
-         fill_value=None, row_status=None, out=None, stream=None):
+         fill_value=None, row_status=None, seq_lens=None, next_n=1, page_table=None,
+         page_size=None, row_to_batch=None, return_raw_indices=False, out=None, stream=None):
     """The top k of every row of x: (values, indices) like torch.topk(x, k, dim=1), or indices
-    alone when return_values is False.
+    alone when return_values is False; with return_raw_indices=True, raw_indices is appended:
+    (values, indices, raw_indices), or (indices, raw_indices) without values.
 
     x: a 2-D CUDA tensor of float32, bfloat16 or float16 whose last dimension is contiguous
     (any row stride). k: 1..4096, the output width. begin, end, k_per_row, index_offset: optional
@@ -34,8 +36,28 @@ def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dt
     (default) or torch.int64, or their names. Slots past a short row get fill_index and
     fill_value (default -inf for largest, +inf for smallest).
 
-    out: (indices, values), or indices alone with return_values=False (the reverse of
-    torch.topk's out order; a swap fails the dtype checks): written instead of allocating.
+    Decode bounds (sparse-attention indexer): seq_lens, a 1-D contiguous int32 tensor of one
+    length per batch entry (at least ceil(rows / next_n) of them), with next_n query rows per
+    entry (default 1), makes row r x[r, 0:seq_lens[r // next_n] - next_n + r % next_n + 1]
+    (clamped to [0, n]); it replaces begin and end, which it cannot be combined with.
+
+    Page table (paged KV cache): page_table, a 2-D int32 tensor (batch entries, pages; last
+    dimension contiguous, any row stride), with page_size >= 1 (required with it), makes every
+    selected index i (the column, plus index_offset[r]) page_table[b, i // page_size] *
+    page_size + i % page_size, where b = row_to_batch[r] (an optional int32 tensor per row)
+    or r // next_n; a batch entry, page or index outside the table, or a negative entry,
+    gives -1. return_raw_indices=True also returns the untranslated indices (index_dtype).
+    Fill slots hold fill_index in both. row_to_batch, page_size and return_raw_indices need
+    page_table.
+
+    out: written instead of allocating, in the order (indices, values[, raw_indices]) (the
+    reverse of torch.topk's out order; a swap fails the dtype checks). By the flags:
+        return_values=True                             out=(indices, values)
+        return_values=True,  return_raw_indices=True   out=(indices, values, raw_indices)
+        return_values=False                            out=indices
+        return_values=False, return_raw_indices=True   out=(indices, raw_indices)
+    raw_indices has the shape (rows, k) and the dtype of indices.
+
     stream: a torch.cuda.Stream or a CUstream handle; default torch's current stream on x's
     device. Outputs are allocated with torch on x's device, and nothing else is: the call never
     synchronizes the host and can be captured in a CUDA graph.
@@ -47,7 +69,9 @@ def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dt
         x, k, largest=largest, order=order, index_dtype=index_dtype,
         return_values=return_values, nan=nan, fill_index=fill_index, fill_value=fill_value,
         out=out, stream=stream, begin=begin, end=end, k_per_row=k_per_row,
-        index_offset=index_offset, row_status=row_status)
+        index_offset=index_offset, row_status=row_status, seq_lens=seq_lens, next_n=next_n,
+        page_table=page_table, page_size=page_size, row_to_batch=row_to_batch,
+        return_raw_indices=return_raw_indices)
     if (call.indices is None or call.stream is None) and _torch() is None:
         raise RuntimeError("deepselect.topk: PyTorch is not installed: pass out= and stream= "
                            "(a CUstream handle) to call it without torch")
@@ -55,7 +79,10 @@ def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dt
     if call.indices is None:
         _allocate(call)
     _launch(lib, call)
-    return (call.values, call.indices) if return_values else call.indices
+    result = (call.values, call.indices) if return_values else (call.indices,)
+    if return_raw_indices:
+        result += (call.raw_indices,)
+    return result if len(result) > 1 else result[0]
 
 
 @functools.lru_cache(maxsize=None)
@@ -74,6 +101,8 @@ def _allocate(call):
     call.indices = torch.empty(size, dtype=getattr(torch, call.index_dtype), device=call.device)
     if call.return_values:
         call.values = torch.empty(size, dtype=call.dtype, device=call.device)
+    if call.return_raw_indices:
+        call.raw_indices = torch.empty_like(call.indices)
 
 
 def _launch(lib, call):
@@ -82,6 +111,7 @@ def _launch(lib, call):
         setattr(args, name, value)
     args.indices = call.indices.data_ptr()
     args.values = None if call.values is None else call.values.data_ptr()
+    args.raw_indices = None if call.raw_indices is None else call.raw_indices.data_ptr()
     if call.stream is not None:
         _binding.topk(lib, args, call.stream)
         return

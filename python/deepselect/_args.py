@@ -25,6 +25,7 @@ NAN_POLICIES = {"largest": ds.DS_NAN_IS_LARGEST, "smallest": ds.DS_NAN_IS_SMALLE
 TENSOR_ATTRIBUTES = ("dim", "shape", "stride", "dtype", "data_ptr", "device", "is_cuda")
 # The optional per-row int32 arrays, by their ds_topk_args field (also the Python argument).
 ROW_ARRAYS = ("begin", "end", "k_per_row", "index_offset", "row_status")
+INDEX_BYTES = {"int32": 4, "int64": 8}
 
 
 @dataclass
@@ -39,8 +40,10 @@ class Call:
     dtype: Any  # x's, and so the values'
     index_dtype: Optional[str]  # "int32" or "int64" (None until out or the default decides)
     return_values: bool
+    return_raw_indices: bool = False
     indices: Any = None  # out's tensors; None: allocate
     values: Any = None
+    raw_indices: Any = None
     stream: Optional[int] = None  # a CUstream handle; None: torch's current stream
 
 
@@ -170,6 +173,68 @@ def check_row_array(array, argument, rows, device):
     return int(array.data_ptr())
 
 
+def check_aligned(tensor, alignment, argument, part=None):
+    address = int(tensor.data_ptr())
+    if address % alignment:
+        raise error(argument, f"its address {address:#x} is not aligned to {alignment} bytes",
+                    part=part)
+
+
+def check_seq_lens(seq_lens, rows, next_n, device, begin, end):
+    """The device pointer of the optional decode lengths: a 1-D contiguous int32 array of one
+    length per batch entry, ceil(rows / next_n) of them at least."""
+    if seq_lens is None:
+        return None
+    if begin is not None or end is not None:
+        raise error("seq_lens", "cannot be combined with begin or end (it sets the row bounds)")
+    check_tensor(seq_lens, "seq_lens")
+    batch = -(-rows // next_n)
+    if seq_lens.dim() != 1 or shape_of(seq_lens)[0] < batch:
+        raise error("seq_lens", f"has shape {shape_of(seq_lens)}, expected (batch,) with batch "
+                    f">= ceil(rows / next_n) = ceil({rows} / {next_n}) = {batch}")
+    if dtype_name(seq_lens.dtype) != "int32":
+        raise error("seq_lens", f"dtype {dtype_name(seq_lens.dtype)} is not int32")
+    if shape_of(seq_lens)[0] > 1 and int(seq_lens.stride(0)) != 1:
+        raise error("seq_lens", f"is not contiguous (stride {int(seq_lens.stride(0))})")
+    check_device(seq_lens, device, "seq_lens")
+    check_aligned(seq_lens, 4, "seq_lens")
+    return int(seq_lens.data_ptr())
+
+
+def check_page_table(page_table, page_size, row_to_batch, return_raw_indices, rows, device):
+    """The page-table fields of ds_topk_args: page_table is a 2-D int32 tensor (last dimension
+    contiguous, any row stride) with page_size >= 1; row_to_batch (one int32 per row) and
+    return_raw_indices need it."""
+    if page_table is None:
+        for argument, given in (("page_size", page_size is not None),
+                                ("row_to_batch", row_to_batch is not None),
+                                ("return_raw_indices", return_raw_indices)):
+            if given:
+                raise error(argument, "needs page_table")
+        return {"page_table": None, "page_table_rows": 0, "page_table_cols": 0,
+                "ld_page_table": 0, "page_size": 0, "row_to_batch": None}
+    check_tensor(page_table, "page_table")
+    table_rows, columns, ld = check_matrix(page_table, "page_table")
+    if table_rows < 1 or columns < 1:
+        raise error("page_table", f"has shape {(table_rows, columns)}, expected at least one "
+                    "row (batch entry) and one column (page)")
+    if ld > INT64_MAX // 4 // table_rows:
+        raise error("page_table", f"{table_rows} rows of stride {ld} overflow")
+    if dtype_name(page_table.dtype) != "int32":
+        raise error("page_table", f"dtype {dtype_name(page_table.dtype)} is not int32")
+    check_device(page_table, device, "page_table")
+    check_aligned(page_table, 4, "page_table")
+    if page_size is None:
+        raise error("page_size", "is required with page_table")
+    fields = {"page_table": int(page_table.data_ptr()), "page_table_rows": table_rows,
+              "page_table_cols": columns, "ld_page_table": ld,
+              "page_size": check_int(page_size, "page_size", 1, INT32_MAX),
+              "row_to_batch": check_row_array(row_to_batch, "row_to_batch", rows, device)}
+    if row_to_batch is not None:
+        check_aligned(row_to_batch, 4, "row_to_batch")
+    return fields
+
+
 def check_output(tensor, part, rows, k, device):
     """The row stride of an output tensor of shape (rows, k) on device."""
     check_tensor(tensor, "out", part)
@@ -181,22 +246,25 @@ def check_output(tensor, part, rows, k, device):
     return ld
 
 
-def split_out(out, return_values):
-    """(indices, values) of out: a tuple (indices, values), or indices alone without values."""
-    if return_values:
-        if not isinstance(out, (tuple, list)) or len(out) != 2:
-            raise error("out", "with return_values=True it must be a tuple (indices, values)",
-                        TypeError)
-        return out
-    if isinstance(out, (tuple, list)):
-        raise error("out", "with return_values=False it must be the indices tensor alone",
-                    TypeError)
-    return out, None
+def split_out(out, return_values, return_raw_indices):
+    """(indices, values, raw_indices) of out, whose form is (indices, values[, raw_indices]),
+    or without values indices alone or (indices, raw_indices); absent parts are None."""
+    parts = ["indices"] + ["values"] * return_values + ["raw_indices"] * return_raw_indices
+    flags = (f"return_values={return_values}"
+             + (", return_raw_indices=True" if return_raw_indices else ""))
+    if len(parts) == 1:
+        if isinstance(out, (tuple, list)):
+            raise error("out", f"with {flags} it must be the indices tensor alone", TypeError)
+        return out, None, None
+    if not isinstance(out, (tuple, list)) or len(out) != len(parts):
+        raise error("out", f"with {flags} it must be a tuple ({', '.join(parts)})", TypeError)
+    tensors = dict(zip(parts, out))
+    return tensors["indices"], tensors.get("values"), tensors.get("raw_indices")
 
 
 def check_out(out, call):
     """Checks out against the call, and records its tensors, strides and index dtype."""
-    indices, values = split_out(out, call.return_values)
+    indices, values, raw_indices = split_out(out, call.return_values, call.return_raw_indices)
     call.fields["ld_idx"] = check_output(indices, "indices", call.rows, call.k, call.device)
     index_name = dtype_name(indices.dtype)
     if index_name not in INDEX_DTYPES:
@@ -211,10 +279,19 @@ def check_out(out, call):
             raise error("out", f"dtype {dtype_name(values.dtype)} is not x's "
                         f"{dtype_name(call.dtype)}", part="values")
         call.values = values
+    if raw_indices is not None:
+        call.fields["ld_raw"] = check_output(raw_indices, "raw_indices", call.rows, call.k,
+                                             call.device)
+        if dtype_name(raw_indices.dtype) != index_name:
+            raise error("out", f"dtype {dtype_name(raw_indices.dtype)} is not the indices' "
+                        f"{index_name}", part="raw_indices")
+        check_aligned(raw_indices, INDEX_BYTES[index_name], "out", "raw_indices")
+        call.raw_indices = raw_indices
 
 
 def check_call(x, k, *, largest, order, index_dtype, return_values, nan, fill_index,
-               fill_value, out, stream, **row_arrays):
+               fill_value, out, stream, seq_lens=None, next_n=1, page_table=None,
+               page_size=None, row_to_batch=None, return_raw_indices=False, **row_arrays):
     """Every argument of deepselect.topk, checked; row_arrays are those of ROW_ARRAYS."""
     rows, n, ld, dtype = check_x(x)
     k = check_int(k, "k", 1, MAX_K)
@@ -226,9 +303,16 @@ def check_call(x, k, *, largest, order, index_dtype, return_values, nan, fill_in
     }
     for name in ROW_ARRAYS:
         fields[name] = check_row_array(row_arrays[name], name, rows, x.device)
+    fields["next_n"] = check_int(next_n, "next_n", 1, INT32_MAX)
+    fields["seq_lens"] = check_seq_lens(seq_lens, rows, fields["next_n"], x.device,
+                                        row_arrays["begin"], row_arrays["end"])
+    return_raw_indices = check_bool(return_raw_indices, "return_raw_indices")
+    fields.update(check_page_table(page_table, page_size, row_to_batch, return_raw_indices,
+                                   rows, x.device))
     call = Call(fields, rows, k, x.device, x.dtype,
                 None if index_dtype is None else check_index_dtype(index_dtype),
-                check_bool(return_values, "return_values"), stream=check_stream(stream))
+                check_bool(return_values, "return_values"), return_raw_indices,
+                stream=check_stream(stream))
     if out is not None:
         check_out(out, call)
     call.index_dtype = call.index_dtype or "int32"

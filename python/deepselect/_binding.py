@@ -47,6 +47,16 @@ class DsTopkArgs(ctypes.Structure):
         ("fill_value", ctypes.c_double),
         ("index_offset", ctypes.c_void_p),
         ("row_status", ctypes.c_void_p),
+        ("seq_lens", ctypes.c_void_p),
+        ("next_n", ctypes.c_int32),
+        ("page_table", ctypes.c_void_p),
+        ("page_table_rows", ctypes.c_int64),
+        ("page_table_cols", ctypes.c_int64),
+        ("ld_page_table", ctypes.c_int64),
+        ("page_size", ctypes.c_int32),
+        ("row_to_batch", ctypes.c_void_p),
+        ("raw_indices", ctypes.c_void_p),
+        ("ld_raw", ctypes.c_int64),
     ]
 
 

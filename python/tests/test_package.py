@@ -11,10 +11,15 @@ import os
 import subprocess
 import sys
 import unittest
+from pathlib import Path
 from unittest import mock
 
-import deepselect
-from deepselect import _binding
+PYTHON_DIR = str(Path(__file__).resolve().parents[1])  # the checkout's python/
+if PYTHON_DIR not in sys.path:  # run from anywhere, not only with PYTHONPATH=python
+    sys.path.insert(0, PYTHON_DIR)
+
+import deepselect  # noqa: E402
+from deepselect import _binding  # noqa: E402
 
 ROWS, N, K = 4, 1000, 16
 _addresses = itertools.count(0x7F0000000000, 1 << 24)
@@ -88,8 +93,11 @@ class ReachedLibrary(Exception):
     """Raised instead of loading the library: the arguments passed every check."""
 
 
-class ArgumentChecksTest(unittest.TestCase):
-    """The checks, with the library replaced by ReachedLibrary."""
+class StubbedLibraryTest(unittest.TestCase):
+    """A base for argument checks: the library is replaced by ReachedLibrary, and make_call
+    builds the keyword arguments of one call from the changes a test makes."""
+
+    make_call = staticmethod(valid_call)
 
     def setUp(self):
         patcher = mock.patch.object(_binding, "library", side_effect=ReachedLibrary)
@@ -98,13 +106,17 @@ class ArgumentChecksTest(unittest.TestCase):
 
     def assertRejects(self, argument, error=ValueError, **changes):
         with self.assertRaises(error) as caught:
-            deepselect.topk(**valid_call(**changes))
+            deepselect.topk(**self.make_call(**changes))
         self.assertIn(f"argument '{argument}'", str(caught.exception))
         return str(caught.exception)
 
     def assertAccepts(self, **changes):
         with self.assertRaises(ReachedLibrary):
-            deepselect.topk(**valid_call(**changes))
+            deepselect.topk(**self.make_call(**changes))
+
+
+class ArgumentChecksTest(StubbedLibraryTest):
+    """The checks of the arguments every call has."""
 
     def test_valid_calls_reach_the_library(self):
         self.assertAccepts()
@@ -216,7 +228,9 @@ class ImportTest(unittest.TestCase):
     def test_import_loads_neither_torch_nor_library(self):
         script = ("import sys, deepselect; from deepselect import _binding; "
                   "print('torch' in sys.modules, _binding._load_once.cache_info().currsize)")
-        environment = dict(os.environ, DEEPSELECT_LIBRARY="/nonexistent/libdeepselect.so")
+        environment = dict(os.environ, DEEPSELECT_LIBRARY="/nonexistent/libdeepselect.so",
+                           PYTHONPATH=os.pathsep.join(filter(None, (
+                               PYTHON_DIR, os.environ.get("PYTHONPATH")))))
         result = subprocess.run([sys.executable, "-c", script], env=environment,
                                 capture_output=True, text=True, check=True)
         self.assertEqual(result.stdout.split(), ["False", "0"])

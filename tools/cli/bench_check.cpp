@@ -69,7 +69,10 @@ testing::GpuOutput run_poisoned(const BenchShape& shape, int k, const BenchInput
                  indices.at<void>(), values.at<void>()),
        stream);
   check_cuda(driver().cuStreamSynchronize(stream), "cuStreamSynchronize after topk");
-  return {indices.download(), values.download(), {}};
+  testing::GpuOutput output;
+  output.indices = indices.download();
+  output.values = values.download();
+  return output;
 }
 
 // The sampled rows of a whole rows x k output against the reference.
@@ -79,10 +82,9 @@ std::string compare_sample(const BenchShape& shape, int k, const BenchInputs& in
   const testing::Problem problem = sampled_problem(shape, k, inputs, sample);
   const testing::Result expected = testing::reference_topk(problem);
   const auto k_slots = static_cast<size_t>(k);
-  const testing::GpuOutput output = {
-      sampled_bytes(all.indices, sample, shape.rows, k_slots * sizeof(int32_t)),
-      sampled_bytes(all.values, sample, shape.rows, k_slots * dtype_bytes(shape.dtype)),
-      {}};
+  testing::GpuOutput output;
+  output.indices = sampled_bytes(all.indices, sample, shape.rows, k_slots * sizeof(int32_t));
+  output.values = sampled_bytes(all.values, sample, shape.rows, k_slots * dtype_bytes(shape.dtype));
   testing::Layout layout;
   layout.values = true;
   layout.row_status = false;

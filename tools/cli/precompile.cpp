@@ -33,9 +33,11 @@ std::vector<KernelSpec> tuned_specs(const std::string& file, Arch arch) {
   text << stream.rdbuf();
   std::vector<KernelSpec> specs;
   for (const auto& [bucket, choice] : TuningTable::from_json(text.str()).entries()) {
-    specs.push_back(
-        choice.apply(plan_spec(bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2,
-                               int64_t{1} << bucket.n_log2, DeviceInfo{arch, 1})));
+    for (const KernelOptions& options : precompiled_options(bucket.dtype, bucket.k_bucket)) {
+      specs.push_back(choice.apply(plan_spec(
+          bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2,
+          int64_t{1} << bucket.n_log2, DeviceInfo{arch, 1}, options.bounds, options.epilogue)));
+    }
   }
   return specs;
 }
