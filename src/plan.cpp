@@ -73,7 +73,12 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));
     if (const TunedChoice* choice = device.tuning->find(bucket)) spec = choice->apply(spec);
   }
-  return plan_override().empty() ? spec : KernelSpec::parse(plan_override(), spec);
+  if (plan_override().empty()) return spec;
+  // The override picks a kernel; the call's row bounds and epilogue are not its to change.
+  KernelSpec overridden = KernelSpec::parse(plan_override(), spec);
+  overridden.bounds = bounds;
+  overridden.epilogue = epilogue;
+  return overridden;
 }
 
 std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {

@@ -56,6 +56,7 @@ void validate_decode_bounds(const TopkArgs& a) {
 void validate_page_table(const TopkArgs& a, Checked& checked) {
   if (a.page_table == nullptr) {
     require(a.row_to_batch == nullptr, "row_to_batch", "needs page_table");
+    require(a.page_size == 0, "page_size", fmt::format("{} needs page_table", a.page_size));
     require(a.raw_indices == nullptr, "raw_indices", "needs page_table");
     return;
   }

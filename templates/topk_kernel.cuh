@@ -327,7 +327,8 @@ struct TopkRow {
     return PageRow{p.page_table + batch * p.ld_page_table};
   }
 
-  // The row's [begin, end) before clamping to [0, n].
+  // The row's [begin, end) as the call gives it; run() clamps both to [0, n]. The decode form's
+  // end is clamped here already, since it is computed in 64 bits.
   DS_DEV int2 requested_bounds() const {
     if (kBounds == kBoundsDecode) {
       const int length = p.seq_lens[row / p.next_n];

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -173,6 +175,35 @@ TEST_CASE("cli: cache verify reports a corrupt entry, precompile rebuilds it") {
   CHECK(valid.exit_code == 0);
   CHECK(!contains(valid.out, "INVALID"));
   CHECK(contains(valid.last_line(), "1 entries, 1 valid, 0 invalid"));
+}
+
+TEST_CASE("cli: a plan override changes the kernels, never the row bounds or epilogue of a call") {
+  TempDir dir;
+  EnvChanges env = cli_env(dir.path() / "cache");
+  const std::vector<std::string> list = {"precompile", "--arch", "sm_90a", "--list"};
+  const CliResult planned = run_cli(list, env);
+  env.emplace_back("DEEPSELECT_PLAN_OVERRIDE", "B2=4096 bounds=decode epilogue=page_table");
+  const CliResult overridden = run_cli(list, env);
+  INFO(describe(planned));
+  INFO(describe(overridden));
+  REQUIRE(planned.exit_code == 0);
+  REQUIRE(overridden.exit_code == 0);
+  const std::regex block2("B2=[0-9]+");
+  std::istringstream planned_lines(planned.out);
+  std::istringstream overridden_lines(overridden.out);
+  std::string want;
+  std::string got;
+  int topk_lines = 0;
+  while (std::getline(planned_lines, want)) {
+    REQUIRE(std::getline(overridden_lines, got));
+    if (contains(want, "kind=topk")) {
+      ++topk_lines;
+      want = std::regex_replace(want, block2, "B2=4096");
+    }
+    CHECK(got == want);
+  }
+  CHECK(!std::getline(overridden_lines, got));
+  CHECK(topk_lines > 0);
 }
 
 TEST_CASE("cli: cache list shows the entry, cache clear removes it") {

@@ -143,7 +143,12 @@ TEST_CASE("topk args: every bad argument is named before any launch") {
          with_page_table(a).raw_indices = fake_device_memory + 4;
          a.index_type = IndexType::i64;
        },
-       {"raw_indices", "indices"}},
+       {"raw_indices"}},
+      {"seq_lens unaligned", [](TopkArgs& a) { a.seq_lens = misaligned_ints(); }, {"seq_lens"}},
+      {"row_to_batch unaligned",
+       [](TopkArgs& a) { with_page_table(a).row_to_batch = misaligned_ints(); },
+       {"row_to_batch"}},
+      {"page_size without page_table", [](TopkArgs& a) { a.page_size = 64; }, {"page_size"}},
   };
   for (const BadCase& bad : cases) {
     CAPTURE(bad.what);

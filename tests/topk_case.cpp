@@ -105,8 +105,9 @@ constexpr int64_t kMaxPageTableEntries = int64_t{4} << 20;
 // Table entries stay below this so that a translated index fits int32.
 constexpr int32_t kMaxPage = 1 << 23;
 
-// A random page table for the problem: pages shuffled, some unallocated (-1), sometimes
-// fewer pages than the rows need, and rows of batch entries the call may point outside of.
+// A random page table for the problem: random page numbers (repeats allowed), some unallocated
+// (-1), sometimes fewer pages than the rows need or fewer batch entries than the rows have,
+// and, with row_to_batch, rows that point outside the table.
 void add_page_table(const CaseSpec& spec, Problem& problem) {
   std::mt19937_64 rng = make_rng(spec.seed, ~uint64_t{0});
   const int64_t batches = (spec.rows + spec.next_n - 1) / spec.next_n;
@@ -116,8 +117,8 @@ void add_page_table(const CaseSpec& spec, Problem& problem) {
   const int64_t pages_needed = (spec.n + problem.page_size - 1) / problem.page_size;
   problem.page_table_cols = rng() % 4 == 0 ? std::max<int64_t>(1, pages_needed / 2) : pages_needed;
   problem.ld_page_table = pick(std::array<int64_t, 2>{0, problem.page_table_cols + 3}, rng);
-  problem.page_table_rows = batches;
-  problem.page_table.resize(batches * problem.page_table_stride());
+  problem.page_table_rows = rng() % 4 == 0 ? std::max<int64_t>(1, batches / 2) : batches;
+  problem.page_table.resize(problem.page_table_rows * problem.page_table_stride());
   for (int32_t& entry : problem.page_table)
     entry = rng() % 16 == 0 ? -1 : uniform(0, kMaxPage / problem.page_size, rng);
   if (!spec.row_to_batch) return;
@@ -133,7 +134,10 @@ int32_t draw_row_k(int k, std::mt19937_64& rng) {
   return pick(std::array{0, 1, k, k + 7, -2, uniform(0, k, rng)}, rng);
 }
 
-int32_t draw_index_offset(int64_t row, int64_t n, int32_t begin, std::mt19937_64& rng) {
+// With a page table, offsets that keep most indices inside it, so that the translation is
+// checked on real pages rather than on -1.
+int32_t draw_index_offset(int64_t row, int64_t n, int32_t begin, bool paged, std::mt19937_64& rng) {
+  if (paged) return rng() % 2 == 0 ? -begin : uniform(-7, 7, rng);
   switch (rng() % 3) {
     case 0:
       return -begin;  // row-relative indices
@@ -293,7 +297,7 @@ Problem make_problem(const CaseSpec& spec) {
     const RowRange range = row_range(problem, r);
     if (spec.index_offset) {
       problem.index_offset[r] =
-          draw_index_offset(r, spec.n, static_cast<int32_t>(range.begin), rng);
+          draw_index_offset(r, spec.n, static_cast<int32_t>(range.begin), spec.page_table, rng);
     }
     const std::span<uint32_t> row = std::span(problem.x).subspan(r * stride, stride);
     for (int64_t c = 0; c < stride; ++c) {

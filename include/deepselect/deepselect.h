@@ -17,6 +17,8 @@ enum { DS_NAN_IS_LARGEST = 0, DS_NAN_IS_SMALLEST = 1 };
 /* Return codes of ds_topk. */
 enum { DS_OK = 0, DS_ERROR_ARGUMENT = 1, DS_ERROR_RUNTIME = 2 };
 
+/* Fields may be appended before version 1.0: build against the header of the library you load,
+ * and fill the struct with ds_topk_args_init first (a zeroed struct has next_n 0, an error). */
 typedef struct ds_topk_args {
   const void* x;
   int32_t dtype;
