@@ -22,14 +22,9 @@ constexpr size_t kGuardBytes = 256;  // after every buffer, to catch writes past
 size_t index_bytes(const Layout& layout) {
   return layout.index_type == IndexType::i32 ? 4 : 8;
 }
-int64_t index_stride(const Problem& problem, const Layout& layout) {
-  return layout.ld_idx != 0 ? layout.ld_idx : problem.k;
-}
-int64_t value_stride(const Problem& problem, const Layout& layout) {
-  return layout.ld_val != 0 ? layout.ld_val : problem.k;
-}
-int64_t raw_stride(const Problem& problem, const Layout& layout) {
-  return layout.ld_raw != 0 ? layout.ld_raw : problem.k;
+// An output's row stride: its ld, where 0 means k.
+int64_t stride_of(int64_t ld, const Problem& problem) {
+  return ld != 0 ? ld : problem.k;
 }
 
 std::vector<uint8_t> pack(const std::vector<uint32_t>& bits, DType dtype) {
@@ -80,9 +75,9 @@ class OutputReader {
       : problem_(problem), layout_(layout), output_(output) {}
 
   Slot slot(int64_t row, int64_t s) const {
-    return {index(output_.indices, row * index_stride(problem_, layout_) + s),
+    return {index(output_.indices, row * stride_of(layout_.ld_idx, problem_) + s),
             layout_.raw_indices
-                ? index(output_.raw_indices, row * raw_stride(problem_, layout_) + s)
+                ? index(output_.raw_indices, row * stride_of(layout_.ld_raw, problem_) + s)
                 : 0,
             layout_.values ? value(row, s) : 0u};
   }
@@ -102,7 +97,7 @@ class OutputReader {
 
   uint32_t value(int64_t row, int64_t s) const {
     const size_t size = dtype_bytes(problem_.dtype);
-    const size_t at = static_cast<size_t>(row * value_stride(problem_, layout_) + s) * size;
+    const size_t at = static_cast<size_t>(row * stride_of(layout_.ld_val, problem_) + s) * size;
     uint32_t bits = 0;
     std::memcpy(&bits, &output_.values[at], size);  // little endian: the low bytes
     return bits;
@@ -181,14 +176,15 @@ GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
   const std::unique_ptr<DeviceBuffer> row_to_batch = upload_optional(problem.row_to_batch);
   const auto rows = static_cast<size_t>(problem.rows);
   const std::unique_ptr<DeviceBuffer> indices = poisoned_buffer(
-      rows * static_cast<size_t>(index_stride(problem, layout)) * index_bytes(layout));
+      rows * static_cast<size_t>(stride_of(layout.ld_idx, problem)) * index_bytes(layout));
   const std::unique_ptr<DeviceBuffer> raw_indices =
-      layout.raw_indices ? poisoned_buffer(rows * static_cast<size_t>(raw_stride(problem, layout)) *
-                                           index_bytes(layout))
-                         : nullptr;
+      layout.raw_indices
+          ? poisoned_buffer(rows * static_cast<size_t>(stride_of(layout.ld_raw, problem)) *
+                            index_bytes(layout))
+          : nullptr;
   const std::unique_ptr<DeviceBuffer> values =
       layout.values
-          ? poisoned_buffer(rows * static_cast<size_t>(value_stride(problem, layout)) * element)
+          ? poisoned_buffer(rows * static_cast<size_t>(stride_of(layout.ld_val, problem)) * element)
           : nullptr;
   const std::unique_ptr<DeviceBuffer> row_status =
       layout.row_status ? poisoned_buffer(rows * sizeof(int32_t)) : nullptr;
@@ -259,16 +255,17 @@ std::string first_mismatch(const Problem& problem, const Layout& layout, const R
     if (bad_rows++ == 0) first = mismatch;
   }
   if (!first.empty()) return std::to_string(bad_rows) + " rows differ; first: " + first;
-  if (!padding_untouched(output.indices, problem.rows, problem.k, index_stride(problem, layout),
+  if (!padding_untouched(output.indices, problem.rows, problem.k, stride_of(layout.ld_idx, problem),
                          index_bytes(layout))) {
     return "indices written outside [0, k) of a row or past the buffer";
   }
-  if (layout.raw_indices && !padding_untouched(output.raw_indices, problem.rows, problem.k,
-                                               raw_stride(problem, layout), index_bytes(layout))) {
+  if (layout.raw_indices &&
+      !padding_untouched(output.raw_indices, problem.rows, problem.k,
+                         stride_of(layout.ld_raw, problem), index_bytes(layout))) {
     return "raw_indices written outside [0, k) of a row or past the buffer";
   }
   if (layout.values &&
-      !padding_untouched(output.values, problem.rows, problem.k, value_stride(problem, layout),
+      !padding_untouched(output.values, problem.rows, problem.k, stride_of(layout.ld_val, problem),
                          dtype_bytes(problem.dtype))) {
     return "values written outside [0, k) of a row or past the buffer";
   }

@@ -76,6 +76,18 @@ int compiled_count(const CliResult& result) {
   return compiled;
 }
 
+// Precompiles the specs file (one spec) into the empty cache of env and returns its one entry.
+fs::path precompile_one_entry(const fs::path& specs, const EnvChanges& env,
+                              const fs::path& cache_dir) {
+  const CliResult result = run_cli(precompile_args(specs), env);
+  INFO(describe(result));
+  REQUIRE(result.exit_code == 0);
+  REQUIRE(result.last_line() == "compiled 1, reused 0, failed 0");
+  const std::vector<fs::path> entries = entry_files(cache_dir);
+  REQUIRE(entries.size() == 1);
+  return entries[0];
+}
+
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
@@ -144,12 +156,7 @@ TEST_CASE("cli: cache verify reports a corrupt entry, precompile rebuilds it") {
   TempDir dir;
   const fs::path specs = write_spec_list(dir.path(), {kFillSpec});
   const EnvChanges env = cli_env(dir.path() / "cache");
-  const CliResult first = run_cli(precompile_args(specs), env);
-  INFO(describe(first));
-  REQUIRE(first.last_line() == "compiled 1, reused 0, failed 0");
-  const std::vector<fs::path> entries = entry_files(dir.path() / "cache");
-  REQUIRE(entries.size() == 1);
-  const fs::path entry = entries[0];
+  const fs::path entry = precompile_one_entry(specs, env, dir.path() / "cache");
 
   std::string bytes;
   {
@@ -210,17 +217,13 @@ TEST_CASE("cli: cache list shows the entry, cache clear removes it") {
   TempDir dir;
   const fs::path specs = write_spec_list(dir.path(), {kFillSpec});
   const EnvChanges env = cli_env(dir.path() / "cache");
-  const CliResult fill = run_cli(precompile_args(specs), env);
-  INFO(describe(fill));
-  REQUIRE(fill.exit_code == 0);
-  const std::vector<fs::path> entries = entry_files(dir.path() / "cache");
-  REQUIRE(entries.size() == 1);
+  const fs::path entry = precompile_one_entry(specs, env, dir.path() / "cache");
 
   const CliResult list = run_cli({"cache", "list"}, env);
   INFO(describe(list));
   CHECK(list.exit_code == 0);
   CHECK(contains(list.out, KernelSpec::parse(kFillSpec).symbol()));
-  CHECK(contains(list.out, entries[0].string()));
+  CHECK(contains(list.out, entry.string()));
   CHECK(contains(list.last_line(), "1 entries, 1 valid, 0 invalid"));
 
   const CliResult clear = run_cli({"cache", "clear"}, env);

@@ -122,6 +122,15 @@ RaceResult race_get(const std::vector<CubinStore*>& stores, const KernelSpec& sp
   return result;
 }
 
+// Every thread got a cubin, and all of them hold the same bytes.
+void require_same_bytes(const RaceResult& race) {
+  for (size_t t = 0; t < race.cubins.size(); ++t) {
+    INFO("thread ", t, ": ", race.errors[t]);
+    REQUIRE(race.cubins[t] != nullptr);
+    CHECK(race.cubins[t]->bytes == race.cubins[0]->bytes);
+  }
+}
+
 TEST_CASE("cubin store: the first get compiles, the next store on the same dir hits the disk") {
   CacheDir dir;
   const KernelSpec spec = fill_spec();
@@ -158,12 +167,8 @@ TEST_CASE("cubin store: 8 threads asking a cold store for one kernel share one c
   CacheDir dir;
   CubinStore store(config_for(dir.path()));
   const RaceResult race = race_get({&store}, fill_spec(), 8);
-  for (size_t t = 0; t < race.cubins.size(); ++t) {
-    INFO("thread ", t, ": ", race.errors[t]);
-    REQUIRE(race.cubins[t] != nullptr);
-    CHECK(race.cubins[t]->bytes == race.cubins[0]->bytes);
-    CHECK(race.cubins[t] == race.cubins[0]);
-  }
+  require_same_bytes(race);
+  for (const std::shared_ptr<const Cubin>& cubin : race.cubins) CHECK(cubin == race.cubins[0]);
   CHECK(is_elf(race.cubins[0]->bytes));
   CHECK(store.stats().compiles == 1);
   CHECK(store.stats().memory_hits == 7);
@@ -175,11 +180,7 @@ TEST_CASE("cubin store: two stores on one cold dir compile once between them (th
   CubinStore first(config_for(dir.path()));
   CubinStore second(config_for(dir.path()));
   const RaceResult race = race_get({&first, &second}, fill_spec(256, 1), 8);
-  for (size_t t = 0; t < race.cubins.size(); ++t) {
-    INFO("thread ", t, ": ", race.errors[t]);
-    REQUIRE(race.cubins[t] != nullptr);
-    CHECK(race.cubins[t]->bytes == race.cubins[0]->bytes);
-  }
+  require_same_bytes(race);
   CHECK(first.stats().compiles + second.stats().compiles == 1);
   CHECK(first.stats().disk_hits + second.stats().disk_hits == 1);
   CHECK(count_entries(dir.path()) == 1);

@@ -18,10 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-try:
-    import torch
-except ImportError:  # reported in main(), so that --help works anywhere
-    torch = None
+from torch_timing import gpu_unavailable_reason, time_calls, torch
 
 # The ctypes binding of deepselect.h, from this checkout's Python package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
@@ -29,8 +26,6 @@ from deepselect import _binding as abi  # noqa: E402
 
 ROTATION_BYTES = 256 << 20  # > 4 x the H200's 60 MB L2
 MAX_DEVICE_BYTES = 16 << 30
-MIN_REPLAY_US = 1000.0
-MAX_CALLS_PER_REPLAY = 8192
 
 @dataclass(frozen=True)
 class Shape:
@@ -161,62 +156,6 @@ def make_inputs(shape, dist, device):
     return Inputs(ours, [masked_for_torch(x, end) for x in ours], end)
 
 
-# ---------------------------------------------------------------------------------------------
-# Timing
-
-
-def capture(calls, passes):
-    """A CUDA graph of `passes` passes over calls (one per buffer)."""
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph, capture_error_mode="thread_local"):
-        for _ in range(passes):
-            for call in calls:
-                call()
-    return graph
-
-
-def replay_us(graph):
-    """One untimed replay, then one timed."""
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    graph.replay()
-    start.record()
-    graph.replay()
-    stop.record()
-    stop.synchronize()
-    return 1000.0 * start.elapsed_time(stop)
-
-
-def time_calls(calls, replays):
-    """Median microseconds per call over replays of a graph of whole passes over the buffers
-    (grown until a replay takes >= ~1 ms), as `deepselect bench` does."""
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):  # warm up (and load or compile kernels) outside the graph
-        for call in calls:
-            call()
-    torch.cuda.current_stream().wait_stream(side)
-    torch.cuda.synchronize()
-    passes = 1
-    most = max(1, MAX_CALLS_PER_REPLAY // len(calls))
-    while True:
-        graph = capture(calls, passes)
-        pass_us = replay_us(graph) / passes
-        wanted = min(most, max(1, math.ceil(MIN_REPLAY_US / max(pass_us, 1e-3))))
-        if wanted <= passes:
-            break
-        del graph
-        passes = wanted
-    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-              for _ in range(replays)]
-    for start, stop in events:
-        start.record()
-        graph.replay()
-        stop.record()
-    torch.cuda.synchronize()
-    per_call = [1000.0 * start.elapsed_time(stop) / (passes * len(calls)) for start, stop in events]
-    return statistics.median(per_call)
-
-
 def time_torch(shape, inputs, replays):
     x0 = inputs.theirs[0]
     values = torch.empty((shape.rows, shape.k), dtype=x0.dtype, device=x0.device)
@@ -317,8 +256,8 @@ def parse_args():
 
 def main():
     args = parse_args()
-    if torch is None or not torch.cuda.is_available():
-        reason = "PyTorch is not installed" if torch is None else "torch.cuda sees no GPU"
+    reason = gpu_unavailable_reason()
+    if reason:
         print(f"bench_torch: no GPU: {reason}", file=sys.stderr)
         return 2
     if args.replays < 1:

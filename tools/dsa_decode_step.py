@@ -31,17 +31,13 @@ import statistics
 import sys
 from pathlib import Path
 
-try:
-    import torch
-except ImportError:  # reported in main(), so that --help works anywhere
-    torch = None
+from torch_timing import gpu_unavailable_reason, time_calls, torch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))  # this checkout's package (and build/libdeepselect.so)
 import deepselect  # noqa: E402
 
 DTYPES = {"f32": "float32", "bf16": "bfloat16", "f16": "float16"}
-CALLS_PER_REPLAY = 10
 
 
 def parse_args():
@@ -162,53 +158,10 @@ def by_position(slots, positions):
     return positions.gather(1, order), slots.gather(1, order)
 
 
-# ---------------------------------------------------------------------------------------------
-# Timing
-
-
-def time_us(call, iters):
-    """Median microseconds per call: CUDA events around replays of a graph of
-    CALLS_PER_REPLAY calls (plain launches if the capture fails)."""
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):  # warm up (compile or load kernels) outside the graph
-        call()
-        call()
-    torch.cuda.current_stream().wait_stream(side)
-    torch.cuda.synchronize()
-    try:
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, capture_error_mode="thread_local"):
-            for _ in range(CALLS_PER_REPLAY):
-                call()
-        run, how = graph.replay, "graph"
-    except RuntimeError as error:
-        torch.cuda.synchronize()
-        print(f"  (CUDA graph capture failed, timing plain launches: {error})")
-
-        def run():
-            for _ in range(CALLS_PER_REPLAY):
-                call()
-        how = "plain"
-    run()
-    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
-              for _ in range(iters)]
-    for start, stop in events:
-        start.record()
-        run()
-        stop.record()
-    torch.cuda.synchronize()
-    per_call = [1000.0 * start.elapsed_time(stop) / CALLS_PER_REPLAY for start, stop in events]
-    return statistics.median(per_call), how
-
-
-# ---------------------------------------------------------------------------------------------
-
-
 def main():
     args = parse_args()
-    if torch is None or not torch.cuda.is_available():
-        reason = "PyTorch is not installed" if torch is None else "torch.cuda sees no GPU"
+    reason = gpu_unavailable_reason()
+    if reason:
         print(f"dsa_decode_step: no GPU: {reason}", file=sys.stderr)
         return 2
     if args.lib:
@@ -252,23 +205,22 @@ def main():
               f"{got[0][r, -8:].tolist()} vs {expected[0][r, -8:].tolist()} (last 8, sorted)")
 
     out = (torch.empty_like(slots), torch.empty_like(positions))
-    timings = [
+    calls = [
         ("deepselect.topk (bounds, top-k, block table)",
-         time_us(lambda: deepselect.topk(scores, k, return_raw_indices=True,
-                                         return_values=False, out=out, **step), args.iters)),
+         lambda: deepselect.topk(scores, k, return_raw_indices=True, return_values=False, out=out,
+                                 **step)),
         ("torch: mask + topk + block-table gather",
-         time_us(lambda: torch_topk_step(scores, seq_lens, next_n, block_table, page_size, k),
-                 args.iters)),
+         lambda: torch_topk_step(scores, seq_lens, next_n, block_table, page_size, k)),
         ("torch: mask + stable sort + gather (the reference)",
-         time_us(lambda: reference_step(scores, seq_lens, next_n, block_table, page_size, k),
-                 args.iters)),
+         lambda: reference_step(scores, seq_lens, next_n, block_table, page_size, k)),
     ]
-    ours = timings[0][1][0]
-    print(f"time per call (median of {args.iters} replays of {CALLS_PER_REPLAY} calls, the "
-          "same scores every call):")
-    for i, (name, (us, how)) in enumerate(timings):
+    timings = [(name, time_calls([call], args.iters)) for name, call in calls]
+    ours = timings[0][1]
+    print(f"time per call (median of {args.iters} CUDA-graph replays, the same scores every "
+          "call):")
+    for i, (name, us) in enumerate(timings):
         ratio = f"  ({us / ours:.1f}x deepselect's time)" if i else ""
-        print(f"  {name:<52} {us:>10.1f} us{'' if how == 'graph' else ' (plain)'}{ratio}")
+        print(f"  {name:<52} {us:>10.1f} us{ratio}")
     return 1 if mismatches else 0
 
 
