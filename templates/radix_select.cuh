@@ -4,70 +4,76 @@
 
 namespace ds {
 
-// The result of a select: the top `want` candidates are exactly those c with
-// (c & mask) >= prefix.
-struct Selection {
-  u64 prefix;
-  u64 mask;
-};
-
 struct RadixScratch {
   u32 hist[2][256];  // passes alternate: one is counted while the other is cleared
   u32 digit;
   u32 want;
   u32 in_digit;
-  u64 warp_and[32];
-  u64 warp_or[32];
+  u64 warp_min[32];
+  u64 warp_max[32];
 };
 
-// The bits on which cand[0..count) all agree, as (mask of agreeing high bits, their value):
-// digits above the first disagreeing bit need no histogram pass.
-template <int kThreads>
-DS_DEV Selection common_high_bits(const u64* cand, int count, RadixScratch& scratch) {
-  u64 all_and = ~0ull;
-  u64 all_or = 0ull;
-  for (int i = threadIdx.x; i < count; i += kThreads) {
-    const u64 c = cand[i];
-    all_and &= c;
-    all_or |= c;
-  }
-  const u32 and_low = __reduce_and_sync(0xffffffffu, u32(all_and));
-  const u32 and_high = __reduce_and_sync(0xffffffffu, u32(all_and >> 32));
-  const u32 or_low = __reduce_or_sync(0xffffffffu, u32(all_or));
-  const u32 or_high = __reduce_or_sync(0xffffffffu, u32(all_or >> 32));
-  if (lane_id() == 0u) {
-    scratch.warp_and[warp_id()] = (u64(and_high) << 32) | and_low;
-    scratch.warp_or[warp_id()] = (u64(or_high) << 32) | or_low;
-  }
-  __syncthreads();
-  all_and = ~0ull;
-  all_or = 0ull;
-  for (int w = 0; w < kThreads / 32; ++w) {
-    all_and &= scratch.warp_and[w];
-    all_or |= scratch.warp_or[w];
-  }
-  const u64 differing = all_and ^ all_or;
-  if (differing == 0ull) return Selection{all_and, ~0ull};
-  // Bits above the highest differing one agree.
-  const int highest = 63 - __clzll(differing);
-  const u64 agree = highest == 63 ? 0ull : ~0ull << (highest + 1);
-  return Selection{all_and & agree, agree};
+DS_DEV u64 warp_min_u64(u64 value) {
+  const u32 high = __reduce_min_sync(0xffffffffu, u32(value >> 32));
+  const u32 low = __reduce_min_sync(0xffffffffu, u32(value >> 32) == high ? u32(value) : ~0u);
+  return (u64(high) << 32) | low;
 }
 
-// Finds the selection of the best `want` of cand[0..count) (want < count), one 8-bit digit
-// at a time from the highest bit on which the candidates differ, stopping as soon as the
-// digit that holds the want-th candidate holds exactly the ones still wanted.
-// Two barriers per digit: the warps other than warp 0 clear the next digit's histogram while
-// warp 0 scans this one. The first histogram is cleared before common_high_bits' barrier.
+DS_DEV u64 warp_max_u64(u64 value) {
+  const u32 high = __reduce_max_sync(0xffffffffu, u32(value >> 32));
+  const u32 low = __reduce_max_sync(0xffffffffu, u32(value >> 32) == high ? u32(value) : 0u);
+  return (u64(high) << 32) | low;
+}
+
+// The smallest and largest of cand[0..count), in every thread.
 template <int kThreads>
-DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch& scratch) {
+DS_DEV void block_min_max(const u64* cand, int count, RadixScratch& scratch, u64* lowest,
+                          u64* highest) {
+  u64 low = ~0ull;
+  u64 high = 0ull;
+  for (int i = threadIdx.x; i < count; i += kThreads) {
+    const u64 c = cand[i];
+    low = c < low ? c : low;
+    high = c > high ? c : high;
+  }
+  low = warp_min_u64(low);
+  high = warp_max_u64(high);
+  if (lane_id() == 0u) {
+    scratch.warp_min[warp_id()] = low;
+    scratch.warp_max[warp_id()] = high;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int w = 0; w < kThreads / 32; ++w) {
+    const u64 warp_low = scratch.warp_min[w];
+    const u64 warp_high = scratch.warp_max[w];
+    low = warp_low < low ? warp_low : low;
+    high = warp_high > high ? warp_high : high;
+  }
+  *lowest = low;
+  *highest = high;
+}
+
+// Returns a bound such that the candidates c >= bound are the best `want` of cand[0..count)
+// (want < count) and at most `slack` more. Each pass splits the range [low, low + 2^width) that
+// holds the want-th candidate into 256 equal bins (the first range spans the candidates'
+// minimum to maximum, so the bins follow the data, not fixed key bits), and keeps the bin where
+// the count from the top reaches want; it stops when that bin holds at most `slack` candidates
+// past the wanted ones (slack 0: the exact want-th). Two barriers per pass: the warps other than
+// warp 0 clear the next histogram while warp 0 scans this one.
+template <int kThreads>
+DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, RadixScratch& scratch) {
   static_assert(kThreads >= 64, "the histogram clear needs a warp besides warp 0");
   for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
-  Selection selection = common_high_bits<kThreads>(cand, count, scratch);
-  const int top = selection.mask == ~0ull ? -1 : 63 - __clzll(~selection.mask);
+  u64 low;
+  u64 high;
+  block_min_max<kThreads>(cand, count, scratch, &low, &high);
+  // Offsets from low that lie in the current range are <= span (2^width - 1).
+  u64 span = high - low;
+  int width = 64 - __clzll(span);
   int pass = 0;
-  for (int high = top; high >= 0; high -= 8, pass ^= 1) {
-    const int shift = high >= 7 ? high - 7 : 0;
+  while (true) {
+    const int shift = width > 8 ? width - 8 : 0;
     u32* hist = scratch.hist[pass];
     // Four words per thread per round keep loads in flight; a warp whose counted lanes all
     // hit one bin (a plateau) adds once, others add per lane.
@@ -76,10 +82,11 @@ DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch
       for (int q = 0; q < 4; ++q) {
         const int i = base + q * kThreads + int(threadIdx.x);
         const u64 c = i < count ? cand[i] : 0ull;
-        const bool counted = i < count && (c & selection.mask) == selection.prefix;
+        const u64 offset = c - low;
+        const bool counted = i < count && c >= low && offset <= span;
         const u32 counting = __ballot_sync(0xffffffffu, counted);
         if (counting == 0u) continue;
-        const u32 digit = u32(c >> shift) & 255u;
+        const u32 digit = u32(offset >> shift);
         const int leader = __ffs(counting) - 1;
         const u32 leader_digit = __shfl_sync(0xffffffffu, digit, leader);
         if (__all_sync(0xffffffffu, !counted || digit == leader_digit)) {
@@ -116,11 +123,13 @@ DS_DEV Selection radix_select(const u64* cand, int count, u32 want, RadixScratch
     }
     __syncthreads();
     want = scratch.want;
-    selection.prefix |= u64(scratch.digit) << shift;
-    selection.mask |= 255ull << shift;
-    if (scratch.in_digit == want) break;
+    low += u64(scratch.digit) << shift;
+    span = shift == 0 ? 0ull : (1ull << shift) - 1ull;
+    width = shift;
+    // A bin of width 1 holds one word (they are unique), so shift 0 always ends it.
+    if (scratch.in_digit - want <= slack || shift == 0) return low;
+    pass ^= 1;
   }
-  return selection;
 }
 
 }  // namespace ds

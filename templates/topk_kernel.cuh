@@ -35,11 +35,15 @@ struct TopkRow {
   static const int kVec = 16 / T::kBytes;
   static const int kWarps = kThreads / 32;
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
+  static_assert(kStages >= 2, "the scan overlaps a block's load with the previous one's filter");
   // Candidates each thread moves per barrier when compacting or merging; a merge chunk must
   // fit the buffer's slack of kB.
   static const int kPerChunk = 4;
   static const int kChunk = kPerChunk * kThreads;
   static_assert(kChunk <= kB, "a merge chunk must fit the buffer slack");
+  // Candidates past keep that a compaction during the scan may leave (the final one leaves
+  // none): a radix pass ends once its bin holds few enough extra.
+  static const u32 kSlack = kB2 / 4;
 
   const TopkParams& p;
   u64* cand;
@@ -61,8 +65,8 @@ struct TopkRow {
   bool saw_nan;
 
   // Offset inside a block of this thread's element e: 16-byte vectors, coalesced per warp.
-  DS_DEV static int offset_of(int e) {
-    return ((e / kVec) * kThreads + int(threadIdx.x)) * kVec + (e % kVec);
+  DS_DEV static int offset_of(u32 e) {
+    return int((e / kVec) * (kThreads * kVec) + threadIdx.x * kVec + e % kVec);
   }
 
   DS_DEV const Raw* origin() const { return row_x + first - head; }
@@ -147,7 +151,7 @@ struct TopkRow {
     saw_nan |= nan_bits != 0u;
     u32 mask = 0;
     for (u32 left = maybe; left != 0u; left &= left - 1u) {
-      const int e = __ffs(left) - 1;
+      const u32 e = __ffs(left) - 1;
       const int offset = offset_of(e);
       if (limit.beaten_by(value_at(data, offset), column_base + offset)) mask |= 1u << e;
     }
@@ -157,7 +161,7 @@ struct TopkRow {
     parity ^= 1u;
     u32 slot = position;
     while (mask != 0u) {
-      const int e = __ffs(mask) - 1;
+      const u32 e = __ffs(mask) - 1;
       mask &= mask - 1u;
       const int offset = offset_of(e);
       cand[slot++] =
@@ -208,15 +212,15 @@ struct TopkRow {
     return appended;
   }
 
-  // Keeps the best `keep` candidates (keep < count) and raises the threshold to the worst.
-  DS_DEV void compact(int keep) {
+  // Keeps the best `keep` candidates (keep < count), and up to `slack` more where that saves
+  // radix passes, and raises the threshold to the worst one kept.
+  DS_DEV void compact(int keep, u32 slack) {
     __syncthreads();
-    const Selection selection = radix_select<kThreads>(cand, count, u32(keep), scratch.radix);
+    const u64 bound = radix_select<kThreads>(cand, count, u32(keep), slack, scratch.radix);
     u64 worst = ~0ull;
-    append_if(
-        cand, count, 0u, [&](u64 c) { return (c & selection.mask) >= selection.prefix; }, &worst);
+    count = int(append_if(
+        cand, count, 0u, [&](u64 c) { return c >= bound; }, &worst));
     set_threshold(block_min<kWarps>(worst, scratch.warp_min));
-    count = keep;
   }
 
   // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ...
@@ -241,15 +245,16 @@ struct TopkRow {
       copy_async_commit();
     }
     for (int step = 0; step < steps; ++step) {
+      // One barrier per step: after it, this step's block has landed and every thread is done
+      // with the previous step, whose stage the load below refills.
+      copy_async_wait<kStages - 2>();
+      __syncthreads();
       const int ahead = step + kStages - 1;
       if (ahead < steps) load_block(block_of(ahead), ahead % kStages);
       copy_async_commit();
-      copy_async_wait<kStages - 1>();
-      __syncthreads();
       filter_block(block_of(step), step % kStages, check_nan);
-      if (count >= keep + kB2) compact(keep);
+      if (count >= keep + kB2) compact(keep, kSlack);
       if ((step + kStages) % 32 == 0) fill_order(step + kStages);
-      __syncthreads();
     }
   }
 
@@ -265,7 +270,7 @@ struct TopkRow {
         count += int(append_if(
             peer_cand + base, min(kChunk, peer_count - base), u32(count),
             [&](u64 c) { return c > threshold; }, &ignored));
-        if (count >= keep + kB2) compact(keep);
+        if (count >= keep + kB2) compact(keep, kSlack);
       }
     }
   }
@@ -361,7 +366,7 @@ struct TopkRow {
     threshold = keep > 0 ? 0ull : ~0ull;
     limit = keep > 0 ? Threshold::everything() : Threshold::nothing();
     if (keep > 0 || check_nan) scan(keep, check_nan);
-    if (count > keep) compact(keep);
+    if (count > keep) compact(keep, 0u);
     if (kCluster > 1) {
       const bool block_saw_nan = __syncthreads_or(saw_nan) != 0;
       if (threadIdx.x == 0) {
@@ -371,7 +376,7 @@ struct TopkRow {
       cluster_sync();
       if (rank == 0u) {
         merge_peers(keep);
-        if (count > keep) compact(keep);
+        if (count > keep) compact(keep, 0u);
       }
       cluster_sync();
       if (rank != 0u) return;
