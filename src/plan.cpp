@@ -17,7 +17,7 @@ namespace {
 
 // The smallest power of two that gives half the SMs a CTA, at most kMaxCluster. Measured on
 // the H200 (bench/results/NOTES.md): 64 rows ran fastest with 2 CTAs per row, 1 row with 8;
-// the merge in CTA 0 makes larger clusters lose on more rows.
+// larger clusters lost on more rows (measured when CTA 0 still merged the peers serially).
 int cluster_for(int64_t rows, int sm_count) {
   int cluster = 1;
   while (cluster < kMaxCluster && rows * cluster * 2 < sm_count) cluster *= 2;
@@ -34,13 +34,22 @@ const std::string& plan_override() {
   return text;
 }
 
-// A row split over a cluster leaves at most one CTA per SM, so at k = 2048 a CTA may take a
-// larger B2 (fewer compactions) at no cost in occupancy. Measured on the H200
-// (bench/results/2026-11-30-h200-split-defaults): dsa-decode-b1 63 -> 57 us, -b8 53 -> 46,
-// and relu_ties and ascending rows faster too. Larger blocks (B = 8192), which tuning also
-// picks for two CTAs per row on normal data, made ascending rows 1.4x slower: not a default.
+// A row split over a cluster leaves at most one CTA per SM, so a CTA may take a larger buffer
+// at no cost in occupancy. At k = 2048 with up to four CTAs per row, B2 = 4096 means fewer
+// compactions: measured on the H200 (bench/results/2026-11-30-h200-split-defaults): dsa-decode-b1
+// 63 -> 57 us, -b8 53 -> 46, and relu_ties and ascending rows faster too. Larger blocks (B = 8192),
+// which tuning also picks for two CTAs per row on normal data, made ascending rows 1.4x slower.
+// With the largest cluster (at most 16 rows) at k = 2048, B2 = 16384 lets each CTA hold its
+// whole part of a row of up to 8 x 22528 columns (208 KB of shared memory for f32), and the
+// kernel then skips the scan and selects once over the cluster's parts: dsa-decode-b1 51 -> 36 us
+// (bench/results/2026-11-30-h200-resident-rows). At k <= 512 the scan passes few candidates and
+// won (sample-b1 27 us scanned, 34 resident; dsa-bf16-b6 40 against 46).
 void larger_buffer_when_split(KernelSpec& spec) {
-  if (spec.cluster > 1 && spec.k_max == 2048) spec.block2 = 4096;
+  if (spec.cluster == kMaxCluster && spec.k_max == 2048) {
+    spec.block2 = 16384;
+  } else if (spec.cluster > 1 && spec.k_max == 2048) {
+    spec.block2 = 4096;
+  }
 }
 
 }  // namespace

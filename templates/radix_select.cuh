@@ -11,6 +11,8 @@ struct RadixScratch {
   u32 in_digit;
   u64 warp_min[32];
   u64 warp_max[32];
+  u64 cta_min;  // this CTA's extremes, read by the other CTAs of a shared select
+  u64 cta_max;
 };
 
 DS_DEV u64 warp_min_u64(u64 value) {
@@ -25,51 +27,78 @@ DS_DEV u64 warp_max_u64(u64 value) {
   return (u64(high) << 32) | low;
 }
 
-// The smallest and largest of cand[0..count), in every thread.
-template <int kThreads>
-DS_DEV void block_min_max(const u64* cand, int count, RadixScratch& scratch, u64* lowest,
-                          u64* highest) {
+// Lower and upper bounds of a set of candidates: a thread's part, then the block's.
+struct Extremes {
   u64 low = ~0ull;
   u64 high = 0ull;
-  for (int i = threadIdx.x; i < count; i += kThreads) {
-    const u64 c = cand[i];
-    low = c < low ? c : low;
-    high = c > high ? c : high;
+
+  DS_DEV void add(u64 low_bound, u64 high_bound) {
+    low = low_bound < low ? low_bound : low;
+    high = high_bound > high ? high_bound : high;
   }
-  low = warp_min_u64(low);
-  high = warp_max_u64(high);
+};
+
+// This thread's part of cand[0..count): its elements threadIdx.x, threadIdx.x + kThreads, ...
+template <int kThreads>
+DS_DEV Extremes strided_extremes(const u64* cand, int count) {
+  Extremes extremes;
+  for (int i = threadIdx.x; i < count; i += kThreads) extremes.add(cand[i], cand[i]);
+  return extremes;
+}
+
+// The block's extremes from every thread's, in every thread.
+template <int kThreads>
+DS_DEV Extremes block_extremes(Extremes mine, RadixScratch& scratch) {
+  const u64 low = warp_min_u64(mine.low);
+  const u64 high = warp_max_u64(mine.high);
   if (lane_id() == 0u) {
     scratch.warp_min[warp_id()] = low;
     scratch.warp_max[warp_id()] = high;
   }
   __syncthreads();
+  Extremes block;
 #pragma unroll
-  for (int w = 0; w < kThreads / 32; ++w) {
-    const u64 warp_low = scratch.warp_min[w];
-    const u64 warp_high = scratch.warp_max[w];
-    low = warp_low < low ? warp_low : low;
-    high = warp_high > high ? warp_high : high;
-  }
-  *lowest = low;
-  *highest = high;
+  for (int w = 0; w < kThreads / 32; ++w) block.add(scratch.warp_min[w], scratch.warp_max[w]);
+  return block;
 }
 
 // Returns a bound such that the candidates c >= bound are the best `want` of cand[0..count)
-// (want < count) and at most `slack` more. Each pass splits the range [low, low + 2^width) that
-// holds the want-th candidate into 256 equal bins (the first range spans the candidates'
-// minimum to maximum, so the bins follow the data, not fixed key bits), and keeps the bin where
-// the count from the top reaches want; it stops when that bin holds at most `slack` candidates
-// past the wanted ones (slack 0: the exact want-th). Two barriers per pass: the warps other than
-// warp 0 clear the next histogram while warp 0 scans this one.
-template <int kThreads>
-DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, RadixScratch& scratch) {
+// (want < count) and at most `slack` more. `mine`
+// bounds this thread's part of the candidates (strided_extremes, or whatever the caller knows).
+// Each pass splits the range [low, low + 2^width) that holds the want-th candidate into 256 equal
+// bins (the first range spans the candidates' minimum to maximum, so the bins follow the data, not
+// fixed key bits), and keeps the bin where the count from the top reaches want; it stops when that
+// bin holds at most `slack` candidates past the wanted ones (slack 0: the exact want-th). Two
+// barriers per pass: the warps other than warp 0 clear the next histogram while warp 0 scans this
+// one. With kShared > 1 the first kShared CTAs of the cluster (all of them must call it) select
+// together over the union of their buffers, `want` counting over the union: extremes and
+// histograms are combined through distributed shared memory, one cluster barrier per pass, and
+// every CTA derives the same bound. A CTA's histogram is read by the others only between the
+// cluster barrier of its pass and the next pass's barrier, so clearing the other buffer meanwhile
+// is safe.
+template <int kThreads, int kShared>
+DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extremes mine,
+                        RadixScratch& scratch) {
   static_assert(kThreads >= 64, "the histogram clear needs a warp besides warp 0");
-  for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
-  u64 low;
-  u64 high;
-  block_min_max<kThreads>(cand, count, scratch, &low, &high);
+  if (kShared == 1) {
+    for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
+  }
+  Extremes all = block_extremes<kThreads>(mine, scratch);
+  if (kShared > 1) {
+    if (threadIdx.x == 0) {
+      scratch.cta_min = all.low;
+      scratch.cta_max = all.high;
+    }
+    cluster_sync();
+    for (u32 rank = 0; rank < u32(kShared); ++rank)
+      all.add(*peer_shared(&scratch.cta_min, rank), *peer_shared(&scratch.cta_max, rank));
+    // Others read this CTA's histograms of an earlier select until they reached that barrier.
+    for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
+    __syncthreads();
+  }
+  u64 low = all.low;
   // Offsets from low that lie in the current range are <= span (2^width - 1).
-  u64 span = high - low;
+  u64 span = all.high - low;
   int width = 64 - __clzll(span);
   int pass = 0;
   while (true) {
@@ -96,17 +125,25 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, RadixSc
         }
       }
     }
-    __syncthreads();
+    if (kShared > 1) {
+      cluster_sync();
+    } else {
+      __syncthreads();
+    }
     if (warp_id() == 0) {
       // Lane l owns digits 8l..8l+7; find the digit where the count from the top reaches want.
       const u32 lane = lane_id();
       u32 bins[8];
       u32 lane_total = 0;
 #pragma unroll
-      for (int j = 0; j < 8; ++j) {
-        bins[j] = hist[lane * 8u + j];
-        lane_total += bins[j];
+      for (int j = 0; j < 8; ++j) bins[j] = hist[lane * 8u + j];
+      for (u32 rank = 1; rank < u32(kShared); ++rank) {
+        const u32* peer_hist = peer_shared(hist, (cluster_rank() + rank) % u32(kShared));
+#pragma unroll
+        for (int j = 0; j < 8; ++j) bins[j] += peer_hist[lane * 8u + j];
       }
+#pragma unroll
+      for (int j = 0; j < 8; ++j) lane_total += bins[j];
       u32 above = warp_suffix_sum(lane_total) - lane_total;
 #pragma unroll
       for (int j = 7; j >= 0; --j) {

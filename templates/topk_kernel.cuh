@@ -3,8 +3,10 @@
 // are appended to a shared-memory candidate buffer, which a radix select compacts back to k
 // whenever it holds k + kB2. Candidates are (key, ~column) words, so integer order is the
 // contract's total order and a plateau of equal values cannot grow the buffer. With kCluster > 1
-// the CTAs share the row's block order (CTA r takes steps r, r + kCluster, ...), and CTA 0 then
-// merges the others' top k through distributed shared memory with the same filter and compaction.
+// the CTAs share the row's block order (CTA r takes steps r, r + kCluster, ...), and then select
+// the best k of all their candidates together, histograms summed through distributed shared
+// memory, before CTA 0 gathers them. A CTA whose part of the row fits the buffer whole skips the
+// scan and takes every element of its part as a candidate.
 #pragma once
 #include "bitonic_sort.cuh"
 #include "block_order.cuh"
@@ -21,7 +23,8 @@ struct TopkScratch {
   RadixScratch radix;
   u32 warp_totals[2][kThreads / 32];
   u64 warp_min[kThreads / 32];
-  int final_count;  // read by CTA 0 of the cluster
+  int final_count;  // candidates after this CTA's own phase, read by the cluster's other CTAs
+  int kept_count;   // of those, the ones the cluster-wide select kept
   int saw_nan;
   int block_of_step[64];  // the block order, filled 32 steps at a time by warp 0
 };
@@ -36,11 +39,9 @@ struct TopkRow {
   static const int kWarps = kThreads / 32;
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
   static_assert(kStages >= 2, "the scan overlaps a block's load with the previous one's filter");
-  // Candidates each thread moves per barrier when compacting or merging; a merge chunk must
-  // fit the buffer's slack of kB.
+  // Candidates each thread moves per barrier when compacting.
   static const int kPerChunk = 4;
   static const int kChunk = kPerChunk * kThreads;
-  static_assert(kChunk <= kB, "a merge chunk must fit the buffer slack");
   // Candidates past keep that a compaction during the scan may leave (the final one leaves
   // none): a radix pass ends once its bin holds few enough extra.
   static const u32 kSlack = kB2 / 4;
@@ -213,14 +214,19 @@ struct TopkRow {
   }
 
   // Keeps the best `keep` candidates (keep < count), and up to `slack` more where that saves
-  // radix passes, and raises the threshold to the worst one kept.
-  DS_DEV void compact(int keep, u32 slack) {
-    __syncthreads();
-    const u64 bound = radix_select<kThreads>(cand, count, u32(keep), slack, scratch.radix);
+  // radix passes, and raises the threshold to the worst one kept. `mine` bounds this thread's
+  // part of the buffer, whose writes need not be visible yet.
+  DS_DEV void compact(int keep, u32 slack, Extremes mine) {
+    const u64 bound = radix_select<kThreads, 1>(cand, count, u32(keep), slack, mine, scratch.radix);
     u64 worst = ~0ull;
     count = int(append_if(
         cand, count, 0u, [&](u64 c) { return c >= bound; }, &worst));
     set_threshold(block_min<kWarps>(worst, scratch.warp_min));
+  }
+
+  DS_DEV void compact(int keep, u32 slack) {
+    __syncthreads();
+    compact(keep, slack, strided_extremes<kThreads>(cand, count));
   }
 
   // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ...
@@ -258,21 +264,113 @@ struct TopkRow {
     }
   }
 
-  // CTA 0: appends every other CTA's final candidates that beat the threshold, compacting as
-  // the scan does. The peers stay alive (cluster barrier after this) while it reads them.
-  DS_DEV void merge_peers(int keep) {
-    u64 ignored = ~0ull;
-    for (u32 peer = 1; peer < u32(kCluster); ++peer) {
-      const u64* peer_cand = peer_shared(cand, peer);
-      const int peer_count = *peer_shared(&scratch.final_count, peer);
-      saw_nan |= *peer_shared(&scratch.saw_nan, peer) != 0;
-      for (int base = 0; base < peer_count; base += kChunk) {
-        count += int(append_if(
-            peer_cand + base, min(kChunk, peer_count - base), u32(count),
-            [&](u64 c) { return c > threshold; }, &ignored));
-        if (count >= keep + kB2) compact(keep, kSlack);
+  // The length of this CTA's part of the aligned row view when the row is split without a
+  // scan: whole 16-byte vectors, the last CTA's part shorter.
+  DS_DEV int resident_part() const {
+    const int vectors = (span + kVec - 1) / kVec;
+    return (vectors + kCluster - 1) / kCluster * kVec;
+  }
+
+  // The 16-byte vector at element v * kVec of the aligned view; elements outside the row are
+  // not read (they may lie outside the allocation) and come back as 0.
+  DS_DEV uint4 load_vector(int v) const {
+    const int lo = v * kVec;
+    const Raw* source = origin() + lo;
+    if (lo >= head && lo + kVec <= span) return __ldg(reinterpret_cast<const uint4*>(source));
+    u32 packed[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int j = 0; j < kVec; ++j) {
+      if (lo + j >= head && lo + j < span)
+        packed[j * T::kBytes / 4] |= u32(source[j]) << (8 * (j * T::kBytes % 4));
+    }
+    return make_uint4(packed[0], packed[1], packed[2], packed[3]);
+  }
+
+  // Takes every element of this CTA's part of the row as a candidate, in column order: the
+  // whole part fits the buffer, so there is nothing to filter. Returns bounds of this thread's
+  // candidates from their keys.
+  DS_DEV Extremes load_resident(int part) {
+    const int lo = int(rank) * part;
+    const int hi = min(lo + part, span);
+    const int valid_lo = max(lo, head);
+    const u32 column_origin = u32(first - head);
+    constexpr int kInFlight = kCluster > 1 ? 4 : 2;  // two CTAs per SM leave fewer registers
+    u32 min_key = ~0u;
+    u32 max_key = 0u;
+    bool nan_seen = false;
+    for (int base = lo / kVec; base * kVec < hi; base += kInFlight * kThreads) {
+      uint4 vectors[kInFlight];
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int v = base + u * kThreads + int(threadIdx.x);
+        vectors[u] = v * kVec < hi ? load_vector(v) : make_uint4(0u, 0u, 0u, 0u);
+      }
+#pragma unroll
+      for (int u = 0; u < kInFlight; ++u) {
+        const int first_e = (base + u * kThreads + int(threadIdx.x)) * kVec;
+        if (first_e >= hi) continue;
+        const bool whole = first_e >= valid_lo && first_e + kVec <= hi;
+        const u32 words[4] = {vectors[u].x, vectors[u].y, vectors[u].z, vectors[u].w};
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) {
+          const int e = first_e + j;
+          if (!whole && (e < valid_lo || e >= hi)) continue;
+          const u32 raw = T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
+          nan_seen |= is_nan_bits<T::kSign, T::kInf>(raw);
+          const u32 key = key_of<T>(raw, nan_key, invert);
+          min_key = min(min_key, key);
+          max_key = max(max_key, key);
+          cand[e - valid_lo] = make_candidate(key, column_origin + u32(e));
+        }
       }
     }
+    count = max(hi - valid_lo, 0);
+    saw_nan |= nan_seen;
+    Extremes mine;
+    if (min_key <= max_key) mine.add(u64(min_key) << 32, (u64(max_key) << 32) | 0xffffffffull);
+    return mine;
+  }
+
+  // The cluster's CTAs select the best `keep` of all their candidates together (one radix
+  // select with histograms summed over the cluster), each keeps its share in place, and CTA 0
+  // gathers the shares behind its own in rank order. Returns false in the other CTAs, which
+  // must not touch their buffers afterwards; CTA 0 then holds min(keep, total) candidates.
+  // `loaded` bounds this thread's candidates when they were loaded whole (resident).
+  DS_DEV bool select_across_cluster(int keep, bool resident, Extremes loaded) {
+    const bool block_saw_nan = __syncthreads_or(saw_nan) != 0;
+    const Extremes mine = resident ? loaded : strided_extremes<kThreads>(cand, count);
+    if (threadIdx.x == 0) {
+      scratch.final_count = count;
+      scratch.saw_nan = block_saw_nan ? 1 : 0;
+    }
+    cluster_sync();
+    int total = 0;
+    for (u32 peer = 0; peer < u32(kCluster); ++peer)
+      total += *peer_shared(&scratch.final_count, peer);
+    const bool selecting = total > keep;
+    if (selecting) {
+      const u64 bound =
+          radix_select<kThreads, kCluster>(cand, count, u32(keep), 0u, mine, scratch.radix);
+      u64 ignored = ~0ull;
+      count = int(append_if(
+          cand, count, 0u, [&](u64 c) { return c >= bound; }, &ignored));
+      if (threadIdx.x == 0) scratch.kept_count = count;
+      cluster_sync();
+    }
+    if (rank == 0u) {
+      for (u32 peer = 1; peer < u32(kCluster); ++peer) {
+        const int* peer_count =
+            peer_shared(selecting ? &scratch.kept_count : &scratch.final_count, peer);
+        const int share = *peer_count;
+        const u64* peer_cand = peer_shared(cand, peer);
+        for (int i = int(threadIdx.x); i < share; i += kThreads) cand[count + i] = peer_cand[i];
+        count += share;
+        saw_nan |= *peer_shared(&scratch.saw_nan, peer) != 0;
+      }
+    }
+    // The other CTAs stay alive until CTA 0 has read them.
+    cluster_sync();
+    return rank == 0u;
   }
 
   DS_DEV void write_outputs(int selected) {
@@ -365,22 +463,22 @@ struct TopkRow {
     // With nothing to keep, scan only to look for NaN: a threshold nothing beats.
     threshold = keep > 0 ? 0ull : ~0ull;
     limit = keep > 0 ? Threshold::everything() : Threshold::nothing();
-    if (keep > 0 || check_nan) scan(keep, check_nan);
-    if (count > keep) compact(keep, 0u);
-    if (kCluster > 1) {
-      const bool block_saw_nan = __syncthreads_or(saw_nan) != 0;
-      if (threadIdx.x == 0) {
-        scratch.final_count = count;
-        scratch.saw_nan = block_saw_nan ? 1 : 0;
+    // A part of the row that fits the buffer whole is taken as it is: no scan, and one select
+    // (over the cluster's parts when the row is split).
+    const int part = resident_part();
+    const bool resident = part <= kCapacity;
+    Extremes loaded;
+    if (keep > 0 || check_nan) {
+      if (resident) {
+        loaded = load_resident(part);
+      } else {
+        scan(keep, check_nan);
       }
-      cluster_sync();
-      if (rank == 0u) {
-        merge_peers(keep);
-        if (count > keep) compact(keep, 0u);
-      }
-      cluster_sync();
-      if (rank != 0u) return;
     }
+    if (keep == 0) count = 0;
+    if (kCluster == 1 && resident && count > keep) compact(keep, 0u, loaded);
+    if (!resident && count > keep) compact(keep, 0u);
+    if (kCluster > 1 && !select_across_cluster(keep, resident, loaded)) return;
     __syncthreads();
     write_outputs(min(count, keep));
     const bool row_has_nan = __syncthreads_or(saw_nan) != 0;

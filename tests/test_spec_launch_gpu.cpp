@@ -57,6 +57,7 @@ TEST_CASE("gpu: specs a tuning table may choose select what the planner's defaul
   REQUIRE(at_48k.dynamic_smem_bytes() == 48 * 1024);
   KernelSpec wide = planned;
   wide.block = 8192;
+  wide.block2 = 4096;
   wide.threads = 1024;
   wide.stages = 3;
   wide.cluster = 4;

@@ -2,15 +2,17 @@
 # Per-instruction execution counts of the top-k kernel on one shape, from ncu's source counters:
 # where the instructions of a call go (scan, exact path, compaction). Run on the GPU machine from
 # the repo root with build/deepselect carried; writes NAME.ncu-rep and NAME-sass.csv under $OUT.
-# Usage: bench/scripts/profile_sass.sh NAME KERNEL_REGEX "BENCH_ARGS" (the regex picks the planned
-# kernel: the bench starts with a cold-start call of another shape)
+# Usage: bench/scripts/profile_sass.sh NAME KERNEL_REGEX "BENCH_ARGS" [SKIP]
+# The regex picks the planned kernel; SKIP (default 2) launches of it are passed over, since the
+# bench starts with two cold-start calls of dsa-decode-b1 on zeros.
 set -uo pipefail
 out="${OUT:-bench/results/latest}"
 mkdir -p "$out"
 name="$1"
 kernel="$2"
 args="$3"
-ncu --clock-control none --kernel-name "regex:$kernel" --launch-skip 1 --launch-count 1 \
+skip="${4:-2}"
+ncu --clock-control none --kernel-name "regex:$kernel" --launch-skip "$skip" --launch-count 1 \
   --section SourceCounters --section InstructionStats --section SpeedOfLight \
   --section SchedulerStats --section WarpStateStats -f -o "$out/$name" \
   ./build/deepselect bench $args --dists normal --replays 1 > "$out/$name-bench.log" 2>&1
