@@ -40,7 +40,7 @@ struct TopkRow {
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
   static_assert(kStages >= 2, "the scan overlaps a block's load with the previous one's filter");
   // Candidates each thread moves per barrier when compacting.
-  static const int kPerChunk = 4;
+  static const int kPerChunk = 8;
   static const int kChunk = kPerChunk * kThreads;
   // Candidates past keep that a compaction during the scan may leave (the final one leaves
   // none): a radix pass ends once its bin holds few enough extra.
@@ -108,10 +108,10 @@ struct TopkRow {
     return bits;
   }
 
-  // Marks this thread's elements of a staged block that may beat the threshold (x >= value, or
-  // NaN), and with kCheckNan the NaN ones.
-  template <bool kCheckNan>
-  DS_DEV void mark_maybes(const Raw* data, u32* maybe, u32* nan_bits) const {
+  // Sorts this thread's elements of a staged block by the float threshold: the `sure` ones beat
+  // it (x > value); the `unsure` ones need the exact test (x == value, a tie that the column
+  // breaks, or NaN). On data without ties at the threshold only NaN is ever unsure.
+  DS_DEV void classify(const Raw* data, u32* sure, u32* unsure) const {
 #pragma unroll
     for (int v = 0; v < kPerThread / kVec; ++v) {
       const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
@@ -121,40 +121,34 @@ struct TopkRow {
       for (int j = 0; j < kVec; ++j) {
         const u32 raw = T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
         const float x = orient * to_float<T>(raw);
-        if (!(x < limit.value)) *maybe |= 1u << (v * kVec + j);
-        if (kCheckNan && x != x) *nan_bits |= 1u << (v * kVec + j);
+        if (x > limit.value) *sure |= 1u << (v * kVec + j);
+        if (!(x < limit.value) && !(x > limit.value)) *unsure |= 1u << (v * kVec + j);
       }
     }
   }
 
-  // Appends the block's elements that beat the threshold. The hot loop is one float compare
-  // per element: x >= value (or NaN) marks a maybe; the few maybes are settled exactly.
-  DS_DEV void filter_block(int block, int stage, bool check_nan) {
+  // Appends the block's elements that beat the threshold: two float compares per element, and
+  // the exact test (and the NaN check) only for the unsure ones.
+  DS_DEV void filter_block(int block, int stage) {
     const int lo = block * kB;
     const int valid_lo = max(lo, head) - lo;
     const int valid_hi = min(lo + kB, span) - lo;
     const Raw* data = stages + stage * kB;
     const u32 column_base = u32(first - head + lo);
-    u32 maybe = 0;
-    u32 nan_bits = 0;
-    // Two copies of the hot loop: the compiler does not reliably hoist the NaN test out of it
-    // (measured +12% on dsa-prefill-128k when it did not).
-    if (check_nan) {
-      mark_maybes<true>(data, &maybe, &nan_bits);
-    } else {
-      mark_maybes<false>(data, &maybe, &nan_bits);
-    }
+    u32 mask = 0;
+    u32 unsure = 0;
+    classify(data, &mask, &unsure);
     if (valid_lo != 0 || valid_hi != kB) {
       const u32 valid = valid_bits(valid_lo, valid_hi);
-      maybe &= valid;
-      nan_bits &= valid;
+      mask &= valid;
+      unsure &= valid;
     }
-    saw_nan |= nan_bits != 0u;
-    u32 mask = 0;
-    for (u32 left = maybe; left != 0u; left &= left - 1u) {
-      const u32 e = __ffs(left) - 1;
+    for (; unsure != 0u; unsure &= unsure - 1u) {
+      const u32 e = __ffs(unsure) - 1;
       const int offset = offset_of(e);
-      if (limit.beaten_by(value_at(data, offset), column_base + offset)) mask |= 1u << e;
+      const float x = value_at(data, offset);
+      saw_nan |= x != x;
+      if (limit.beaten_by(x, column_base + offset)) mask |= 1u << e;
     }
     u32 added;
     const u32 position =
@@ -230,7 +224,7 @@ struct TopkRow {
   }
 
   // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ...
-  DS_DEV void scan(int keep, bool check_nan) {
+  DS_DEV void scan(int keep) {
     const int blocks = (span + kB - 1) / kB;
     const BlockOrder order(u32(blocks), row_seed(p.seed, u32(row)));
     const int steps = blocks > int(rank) ? (blocks - int(rank) + kCluster - 1) / kCluster : 0;
@@ -258,7 +252,7 @@ struct TopkRow {
       const int ahead = step + kStages - 1;
       if (ahead < steps) load_block(block_of(ahead), ahead % kStages);
       copy_async_commit();
-      filter_block(block_of(step), step % kStages, check_nan);
+      filter_block(block_of(step), step % kStages);
       if (count >= keep + kB2) compact(keep, kSlack);
       if ((step + kStages) % 32 == 0) fill_order(step + kStages);
     }
@@ -472,7 +466,7 @@ struct TopkRow {
       if (resident) {
         loaded = load_resident(part);
       } else {
-        scan(keep, check_nan);
+        scan(keep);
       }
     }
     if (keep == 0) count = 0;
