@@ -64,6 +64,7 @@ struct TopkRow {
   int count;        // candidates in the buffer
   u32 parity;       // which warp_totals buffer the next scan uses
   bool saw_nan;
+  bool check_nan;  // the call wants row_status, so every NaN must be seen
 
   // Offset inside a block of this thread's element e: 16-byte vectors, coalesced per warp.
   DS_DEV static int offset_of(u32 e) {
@@ -127,6 +128,21 @@ struct TopkRow {
     }
   }
 
+  // Ties at the threshold (and NaN) lose when the threshold's columns are at or below all of
+  // the block's, and win when above them: then the unsure elements need no exact test. A
+  // plateau at the threshold (relu_ties) makes most of a block unsure.
+  DS_DEV void settle_ties_by_block(u32 column_base, int valid_lo, int valid_hi, u32* mask,
+                                   u32* unsure) const {
+    const u32 lowest = column_base + u32(valid_lo);
+    const u32 end = column_base + u32(valid_hi);
+    if (limit.column <= lowest && limit.nan_column <= lowest) {
+      *unsure = 0u;
+    } else if (limit.column >= end && limit.nan_column >= end) {
+      *mask |= *unsure;
+      *unsure = 0u;
+    }
+  }
+
   // Appends the block's elements that beat the threshold: two float compares per element, and
   // the exact test (and the NaN check) only for the unsure ones.
   DS_DEV void filter_block(int block, int stage) {
@@ -143,6 +159,8 @@ struct TopkRow {
       mask &= valid;
       unsure &= valid;
     }
+    if (unsure != 0u && !check_nan)
+      settle_ties_by_block(column_base, valid_lo, valid_hi, &mask, &unsure);
     for (; unsure != 0u; unsure &= unsure - 1u) {
       const u32 e = __ffs(unsure) - 1;
       const int offset = offset_of(e);
@@ -443,7 +461,7 @@ struct TopkRow {
     const int length = end - begin;
     const int k_row = p.k_per_row != nullptr ? min(max(p.k_per_row[row], 0), p.k) : p.k;
     const int keep = min(k_row, length);
-    const bool check_nan = p.row_status != nullptr;
+    check_nan = p.row_status != nullptr;
 
     first = begin;
     nan_key = nan_key_for<T>((p.flags & kFlagNanSmallest) != 0u);
