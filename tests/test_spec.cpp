@@ -304,6 +304,27 @@ TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row")
   }
 }
 
+// The kernel takes a CTA's part of the row whole (no scan) when the part fits its buffer of
+// k_max + B + B2 words (templates/topk_kernel.cuh resident_part); the planner sizes B2 so that
+// it does for the indexer's decode rows on 8-CTA clusters, and only there.
+TEST_CASE("plan: 8-CTA clusters at k = 2048 hold a 128K row's part whole; other plans scan") {
+  for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
+    INFO(dtype_name(dtype));
+    const DeviceInfo h200{kSm90, kH200Sms};
+    const KernelSpec decode = plan_spec(dtype, 2048, 1, 131072, h200);
+    CHECK(decode.cluster == 8);
+    CHECK(decode.block2 == 16384);
+    const int64_t vector = 16 / static_cast<int64_t>(dtype_bytes(dtype));
+    // The widest part: the row plus its misaligned head, in whole vectors, split over 8.
+    const int64_t part = ((131072 + vector - 1) / vector + 1 + 7) / 8 * vector;
+    CHECK(part <= decode.k_max + decode.block + decode.block2);
+    CHECK(validate_rejection(decode).argument == "<accepted>");
+    CHECK(plan_spec(dtype, 512, 1, 131072, h200).block2 == 2048);
+    CHECK(plan_spec(dtype, 2048, 64, 131072, h200).block2 == 4096);
+    CHECK(plan_spec(dtype, 2048, 1024, 131072, h200).block2 == 2048);
+  }
+}
+
 TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in 1..4096") {
   const std::vector<int>& buckets = k_buckets();
   REQUIRE(std::is_sorted(buckets.begin(), buckets.end()));
