@@ -92,7 +92,8 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     cluster_sync();
     for (u32 rank = 0; rank < u32(kShared); ++rank)
       all.add(*peer_shared(&scratch.cta_min, rank), *peer_shared(&scratch.cta_max, rank));
-    // Others read this CTA's histograms of an earlier select until they reached that barrier.
+    // Cleared only now, so that a shared select may follow another: the other CTAs read this
+    // CTA's histograms of the earlier one until they reach the barrier above.
     for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
     __syncthreads();
   }

@@ -109,6 +109,12 @@ struct TopkRow {
     return bits;
   }
 
+  // The raw bits of element j of a 16-byte vector of kVec elements.
+  DS_DEV static u32 element_of(const uint4& vector, int j) {
+    const u32 words[4] = {vector.x, vector.y, vector.z, vector.w};
+    return T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
+  }
+
   // Sorts this thread's elements of a staged block by the float threshold: the `sure` ones beat
   // it (x > value); the `unsure` ones need the exact test (x == value, a tie that the column
   // breaks, or NaN). On data without ties at the threshold only NaN is ever unsure.
@@ -116,11 +122,10 @@ struct TopkRow {
 #pragma unroll
     for (int v = 0; v < kPerThread / kVec; ++v) {
       const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
-      const uint4 word = *reinterpret_cast<const uint4*>(data + offset);
-      const u32 words[4] = {word.x, word.y, word.z, word.w};
+      const uint4 vector = *reinterpret_cast<const uint4*>(data + offset);
 #pragma unroll
       for (int j = 0; j < kVec; ++j) {
-        const u32 raw = T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
+        const u32 raw = element_of(vector, j);
         const float x = orient * to_float<T>(raw);
         if (x > limit.value) *sure |= 1u << (v * kVec + j);
         if (!(x < limit.value) && !(x > limit.value)) *unsure |= 1u << (v * kVec + j);
@@ -322,12 +327,11 @@ struct TopkRow {
         const int first_e = (base + u * kThreads + int(threadIdx.x)) * kVec;
         if (first_e >= hi) continue;
         const bool whole = first_e >= valid_lo && first_e + kVec <= hi;
-        const u32 words[4] = {vectors[u].x, vectors[u].y, vectors[u].z, vectors[u].w};
 #pragma unroll
         for (int j = 0; j < kVec; ++j) {
           const int e = first_e + j;
           if (!whole && (e < valid_lo || e >= hi)) continue;
-          const u32 raw = T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
+          const u32 raw = element_of(vectors[u], j);
           nan_seen |= is_nan_bits<T::kSign, T::kInf>(raw);
           const u32 key = key_of<T>(raw, nan_key, invert);
           min_key = min(min_key, key);

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from torch_timing import gpu_unavailable_reason, time_calls, torch
+from torch_timing import missing_gpu, time_calls, torch
 
 # The ctypes binding of deepselect.h, from this checkout's Python package.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
@@ -256,9 +256,7 @@ def parse_args():
 
 def main():
     args = parse_args()
-    reason = gpu_unavailable_reason()
-    if reason:
-        print(f"bench_torch: no GPU: {reason}", file=sys.stderr)
+    if missing_gpu("bench_torch"):
         return 2
     if args.replays < 1:
         print("bench_torch: --replays must be positive", file=sys.stderr)

@@ -31,7 +31,7 @@ import statistics
 import sys
 from pathlib import Path
 
-from torch_timing import gpu_unavailable_reason, time_calls, torch
+from torch_timing import missing_gpu, time_calls, torch
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python"))  # this checkout's package (and build/libdeepselect.so)
@@ -160,9 +160,7 @@ def by_position(slots, positions):
 
 def main():
     args = parse_args()
-    reason = gpu_unavailable_reason()
-    if reason:
-        print(f"dsa_decode_step: no GPU: {reason}", file=sys.stderr)
+    if missing_gpu("dsa_decode_step"):
         return 2
     if args.lib:
         os.environ["DEEPSELECT_LIBRARY"] = args.lib

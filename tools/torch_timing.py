@@ -3,6 +3,7 @@
 
 import math
 import statistics
+import sys
 
 try:
     import torch
@@ -13,13 +14,16 @@ MIN_REPLAY_US = 1000.0
 MAX_CALLS_PER_REPLAY = 8192
 
 
-def gpu_unavailable_reason():
-    """Why these tools cannot run here, or None when torch sees a GPU."""
+def missing_gpu(tool):
+    """True, after saying why on stderr, when `tool` cannot run here (no torch, or no GPU)."""
     if torch is None:
-        return "PyTorch is not installed"
-    if not torch.cuda.is_available():
-        return "torch.cuda sees no GPU"
-    return None
+        reason = "PyTorch is not installed"
+    elif not torch.cuda.is_available():
+        reason = "torch.cuda sees no GPU"
+    else:
+        return False
+    print(f"{tool}: no GPU: {reason}", file=sys.stderr)
+    return True
 
 
 def capture(calls, passes):
