@@ -73,7 +73,8 @@ struct TopkRow {
 
   DS_DEV const Raw* origin() const { return row_x + first - head; }
 
-  // Starts loading block `block` (of the aligned view) into stage `stage`.
+  // Starts loading block `block` (of the aligned view) into stage `stage`. A thread writes only
+  // the slots of its own elements (offset_of), the ones it alone reads afterwards.
   DS_DEV void load_block(int block, int stage) {
     const int lo = block * kB;
     const int hi = min(lo + kB, span);
@@ -268,16 +269,17 @@ struct TopkRow {
       copy_async_commit();
     }
     for (int step = 0; step < steps; ++step) {
-      // One barrier per step: after it, this step's block has landed and every thread is done
-      // with the previous step, whose stage the load below refills.
-      copy_async_wait<kStages - 2>();
-      __syncthreads();
+      // A thread loads, filters and appends only its own slots of a stage, so the stage that
+      // the previous step used is refilled, and this step's block read, without a barrier: the
+      // step's one barrier is the filter's block-wide scan, which also publishes the order that
+      // warp 0 fills (so it fills two steps before the entries are read).
       const int ahead = step + kStages - 1;
       if (ahead < steps) load_block(block_of(ahead), ahead % kStages);
       copy_async_commit();
+      copy_async_wait<kStages - 1>();
       filter_block(block_of(step), step % kStages);
       if (count >= keep + kB2) compact(keep, kSlack);
-      if ((step + kStages) % 32 == 0) fill_order(step + kStages);
+      if ((step + kStages + 1) % 32 == 0) fill_order(step + kStages + 1);
     }
   }
 
