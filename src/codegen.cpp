@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "params.cuh"
 
 namespace deepselect {
@@ -23,11 +25,15 @@ const char* dtype_traits(DType dtype) {
   return "?";
 }
 
-// CTAs of spec that fit one SM's shared memory (at most 2): the register budget follows.
+// CTAs of spec that fit one SM's shared memory, as many as leave each thread 64 registers
+// (1024 threads per SM): the register budget follows.
 int blocks_per_sm(const KernelSpec& spec) {
   constexpr size_t kSmemPerSm = 228 * 1024;
   constexpr size_t kStaticAndReserved = 4 * 1024;
-  return (spec.dynamic_smem_bytes() + kStaticAndReserved) * 2 <= kSmemPerSm ? 2 : 1;
+  constexpr int kThreadsPerSmAt64Registers = 1024;
+  const int by_smem =
+      static_cast<int>(kSmemPerSm / (spec.dynamic_smem_bytes() + kStaticAndReserved));
+  return std::max(1, std::min(by_smem, kThreadsPerSmAt64Registers / spec.threads));
 }
 
 std::string render_topk(const KernelSpec& spec) {

@@ -1,5 +1,5 @@
 // The order in which a row's blocks are scanned: a pseudo-random permutation of [0, m) that
-// depends only on m and the seed (never on the data), so a run repeats exactly.
+// depends only on m, the seed and `leading` (never on the data), so a run repeats exactly.
 #pragma once
 #include "common.cuh"
 
@@ -14,14 +14,20 @@ DS_HD u32 mix32(u32 x) {
   return x;
 }
 
-// A 4-round Feistel network on 2*half_bits bits, walked until it lands inside [0, m).
+// The first `leading` steps take blocks 0, 1, ... in column order. Ties at the threshold go to
+// the lower column, so a scan that starts at the row's first columns lets no tied element of a
+// later block in: on a plateau at the threshold (relu_ties: zeros, until k larger values are
+// seen) a random first block would let in the ties of every block left of it. The other blocks
+// follow a 4-round Feistel network on 2*half_bits bits, walked until it lands inside the rest.
 struct BlockOrder {
   u32 m;
+  u32 leading;
   u32 half_bits;
   u32 keys[4];
 
-  DS_HD BlockOrder(u32 m_, u32 seed) : m(m_), half_bits(1) {
-    while ((1u << (2u * half_bits)) < m) ++half_bits;
+  DS_HD BlockOrder(u32 m_, u32 seed, u32 leading_)
+      : m(m_), leading(leading_ < m_ ? leading_ : m_), half_bits(1) {
+    while ((1u << (2u * half_bits)) < m - leading) ++half_bits;
     for (u32 r = 0; r < 4; ++r) keys[r] = mix32(seed + 0x9e3779b9u * (r + 1u));
   }
 
@@ -39,11 +45,15 @@ struct BlockOrder {
 
   // The block scanned at step i (0 <= i < m).
   DS_HD u32 operator()(u32 i) const {
-    if (m <= 1u) return 0u;
-    do {
-      i = round_trip(i);
-    } while (i >= m);
-    return i;
+    if (i < leading) return i;
+    const u32 rest = m - leading;
+    i -= leading;
+    if (rest > 1u) {
+      do {
+        i = round_trip(i);
+      } while (i >= rest);
+    }
+    return leading + i;
   }
 };
 

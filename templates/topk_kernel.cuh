@@ -1,12 +1,12 @@
 // DeepSelect top-k, one cluster of kCluster CTAs per row. The row is scanned in blocks of kB
-// elements in a fixed pseudo-random block order; elements better than the running k-th candidate
-// are appended to a shared-memory candidate buffer, which a radix select compacts back to k
-// whenever it holds k + kB2. Candidates are (key, ~column) words, so integer order is the
-// contract's total order and a plateau of equal values cannot grow the buffer. With kCluster > 1
-// the CTAs share the row's block order (CTA r takes steps r, r + kCluster, ...), and then select
-// the best k of all their candidates together, histograms summed through distributed shared
-// memory, before CTA 0 gathers them. A CTA whose part of the row fits the buffer whole skips the
-// scan and takes every element of its part as a candidate.
+// elements, the first block first and the rest in a fixed pseudo-random order (BlockOrder);
+// elements better than the running k-th candidate are appended to a shared-memory candidate buffer,
+// which a radix select compacts back to k whenever it holds k + kB2. Candidates are (key, ~column)
+// words, so integer order is the contract's total order and a plateau of equal values cannot grow
+// the buffer. With kCluster > 1 the CTAs share the row's block order (CTA r takes steps r, r +
+// kCluster, ...), and then select the best k of all their candidates together, histograms summed
+// through distributed shared memory, before CTA 0 gathers them. A CTA whose part of the row fits
+// the buffer whole skips the scan and takes every element of its part as a candidate.
 #pragma once
 #include "bitonic_sort.cuh"
 #include "block_order.cuh"
@@ -250,7 +250,8 @@ struct TopkRow {
   // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ...
   DS_DEV void scan(int keep) {
     const int blocks = (span + kB - 1) / kB;
-    const BlockOrder order(u32(blocks), row_seed(p.seed, u32(row)));
+    // Each CTA of the cluster starts at its own leading block: the lowest columns of its steps.
+    const BlockOrder order(u32(blocks), row_seed(p.seed, u32(row)), u32(kCluster));
     const int steps = blocks > int(rank) ? (blocks - int(rank) + kCluster - 1) / kCluster : 0;
     // Warp 0 computes the blocks of 32 steps at once into a ring of 64, 32 steps ahead of use.
     auto fill_order = [&](int first_step) {

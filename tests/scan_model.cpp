@@ -25,7 +25,7 @@ ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t 
                      uint32_t seed, uint32_t row_index) {
   const auto n = static_cast<int64_t>(row.size());
   const auto m = static_cast<uint32_t>((n + block - 1) / block);
-  const ds::BlockOrder order(m, ds::row_seed(seed, row_index));
+  const ds::BlockOrder order(m, ds::row_seed(seed, row_index), /*leading=*/1);
   ScanStats stats;
   std::vector<Scored> buffer;
   std::optional<Scored> threshold;  // the current k-th best, once the buffer was compacted
@@ -49,8 +49,8 @@ ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t 
 
 double work_bound(int64_t n, int k, int64_t block, int64_t block2) {
   const int64_t m = (n + block - 1) / block;
-  double harmonic = 0.0;
-  for (int64_t i = 1; i <= m; ++i) harmonic += 1.0 / static_cast<double>(i);
+  double harmonic = 1.0;  // the leading block: it appends at most B <= k + B + B2
+  for (int64_t i = 1; i < m; ++i) harmonic += 1.0 / static_cast<double>(i);
   const auto kd = static_cast<double>(k);
   return (1.0 + kd / static_cast<double>(block2)) * (kd + static_cast<double>(block + block2)) *
          harmonic;

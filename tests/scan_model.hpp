@@ -17,12 +17,15 @@ struct ScanStats {
 };
 
 // Scans row (its elements scored under the call's order) in blocks of `block` elements, visited
-// in ds::BlockOrder(m, ds::row_seed(seed, row_index)) order, compacting to k whenever the buffer
-// holds at least k + block2 candidates.
+// in ds::BlockOrder(m, ds::row_seed(seed, row_index), 1) order (as one CTA per row does),
+// compacting to k whenever the buffer holds at least k + block2 candidates.
 ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t block2,
                      uint32_t seed, uint32_t row_index);
 
-// The seed's bound on E[W]: (1 + k/B2)(k + B + B2) H_m with m = ceil(N/B).
+// The seed's bound on E[W] for an order whose first block is fixed, m = ceil(N/B):
+// (1 + k/B2)(k + B + B2)(1 + H_{m-1}). The seed's proof gives H_m for a uniformly random order;
+// with the first block fixed, step i >= 2 draws uniformly from the i - 1 random blocks seen so
+// far, and the first appends at most B.
 double work_bound(int64_t n, int k, int64_t block, int64_t block2);
 
 }  // namespace deepselect::testing

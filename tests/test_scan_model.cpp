@@ -2,6 +2,7 @@
 // and the seed's bound on the compaction work.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -81,28 +82,46 @@ std::vector<RowCheck> check_rows(const Shape& shape, Dist dist) {
 }  // namespace
 
 TEST_CASE("scan model: BlockOrder is a permutation of 0..m-1") {
-  for (uint32_t m = 1; m <= 5000; ++m) {
-    CAPTURE(m);
-    CHECK(is_permutation_of_range(ds::BlockOrder(m, ds::row_seed(kScanSeed, m)), m));
+  for (uint32_t leading : {0u, 1u, 8u}) {
+    for (uint32_t m = 1; m <= 5000; ++m) {
+      CAPTURE(leading);
+      CAPTURE(m);
+      CHECK(is_permutation_of_range(ds::BlockOrder(m, ds::row_seed(kScanSeed, m), leading), m));
+    }
   }
   for (uint32_t m : {65536u, 65537u, 1000003u, 1u << 21}) {
     CAPTURE(m);
-    CHECK(is_permutation_of_range(ds::BlockOrder(m, ds::row_seed(7u, m)), m));
+    CHECK(is_permutation_of_range(ds::BlockOrder(m, ds::row_seed(7u, m), 1u), m));
   }
 }
 
-TEST_CASE("scan model: BlockOrder depends only on (m, seed)") {
+TEST_CASE("scan model: BlockOrder takes the leading blocks first, in column order") {
+  for (uint32_t leading : {1u, 2u, 8u}) {
+    for (uint32_t m : {1u, 2u, 7u, 8u, 9u, 32u, 1000u}) {
+      CAPTURE(leading);
+      CAPTURE(m);
+      const std::vector<uint32_t> blocks =
+          sequence(ds::BlockOrder(m, ds::row_seed(kScanSeed, m), leading));
+      for (uint32_t i = 0; i < std::min(leading, m); ++i) CHECK(blocks[i] == i);
+    }
+  }
+  // The rest is not left in column order.
+  const std::vector<uint32_t> blocks = sequence(ds::BlockOrder(1000u, kScanSeed, 1u));
+  CHECK_FALSE(std::is_sorted(blocks.begin(), blocks.end()));
+}
+
+TEST_CASE("scan model: BlockOrder depends only on (m, seed, leading)") {
   for (uint32_t m : {2u, 3u, 17u, 64u, 1000u, 4097u}) {
     for (uint32_t row : {0u, 1u, 131u}) {
       CAPTURE(m);
       CAPTURE(row);
       const uint32_t seed = ds::row_seed(kScanSeed, row);
-      const std::vector<uint32_t> first = sequence(ds::BlockOrder(m, seed));
+      const std::vector<uint32_t> first = sequence(ds::BlockOrder(m, seed, 1u));
       // Walking another order in between shows there is no hidden state.
-      sequence(ds::BlockOrder(m + 1, seed ^ 1u));
-      CHECK(sequence(ds::BlockOrder(m, seed)) == first);
+      sequence(ds::BlockOrder(m + 1, seed ^ 1u, 1u));
+      CHECK(sequence(ds::BlockOrder(m, seed, 1u)) == first);
       if (m >= 17) {
-        CHECK(sequence(ds::BlockOrder(m, ds::row_seed(kScanSeed, row + 1))) != first);
+        CHECK(sequence(ds::BlockOrder(m, ds::row_seed(kScanSeed, row + 1), 1u)) != first);
       }
     }
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Times planner overrides (DEEPSELECT_PLAN_OVERRIDE) on a few shapes, one line per variant, and
-# profiles the default plan of the first shape with ncu. Run on the GPU machine from the repo
+# Times planner overrides (DEEPSELECT_PLAN_OVERRIDE) on a shape (every line the bench prints for
+# it, per variant). Run on the GPU machine from the repo
 # root with build/deepselect carried; writes under $OUT (default bench/results/latest).
 # Usage: bench/scripts/variants.sh "SHAPE_ARGS" "OVERRIDE1" "OVERRIDE2" ...
 set -uo pipefail
@@ -9,7 +9,8 @@ mkdir -p "$out"
 shape="$1"
 shift
 for override in "" "$@"; do
-  line=$(DEEPSELECT_PLAN_OVERRIDE="$override" ./build/deepselect bench $shape --dists normal \
-           --replays 10 2>&1 | grep -E '^(dsa|sample|custom)' | head -1)
-  printf '%-40s %s\n' "[${override:-planner}]" "$line" | tee -a "$out/variants.log"
+  DEEPSELECT_PLAN_OVERRIDE="$override" ./build/deepselect bench $shape --dists normal \
+    --replays 10 2>&1 | grep -E '^(dsa|sample|custom)' |
+    while IFS= read -r line; do printf '%-40s %s\n' "[${override:-planner}]" "$line"; done |
+    tee -a "$out/variants.log"
 done
