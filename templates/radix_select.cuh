@@ -9,6 +9,7 @@ struct RadixScratch {
   u32 digit;
   u32 want;
   u32 in_digit;
+  u32 counted;  // the words the pass counted, over all its bins
   u64 warp_min[32];
   u64 warp_max[32];
   u64 cta_min;  // this CTA's extremes, read by the other CTAs of a shared select
@@ -62,12 +63,31 @@ DS_DEV Extremes block_extremes(Extremes mine, RadixScratch& scratch) {
   return block;
 }
 
+// The extremes of the candidates of the first kShared CTAs of the cluster (all of them must
+// call it), from every thread's, in every thread. A CTA's cta_min and cta_max are read by the
+// others between the cluster barrier here and the next cluster barrier of the select.
+template <int kThreads, int kShared>
+DS_DEV Extremes shared_extremes(Extremes mine, RadixScratch& scratch) {
+  Extremes all = block_extremes<kThreads>(mine, scratch);
+  if (kShared > 1) {
+    if (threadIdx.x == 0) {
+      scratch.cta_min = all.low;
+      scratch.cta_max = all.high;
+    }
+    cluster_sync();
+    for (u32 rank = 0; rank < u32(kShared); ++rank)
+      all.add(*peer_shared(&scratch.cta_min, rank), *peer_shared(&scratch.cta_max, rank));
+  }
+  return all;
+}
+
 // Returns a bound such that the candidates c >= bound are the best `want` of cand[0..count)
 // (want < count) and at most `slack` more. `mine`
 // bounds this thread's part of the candidates (strided_extremes, or whatever the caller knows).
 // Each pass splits the range [low, low + 2^width) that holds the want-th candidate into 256 equal
 // bins (the first range spans the candidates' minimum to maximum, so the bins follow the data, not
-// fixed key bits), and keeps the bin where the count from the top reaches want; it stops when that
+// fixed key bits; so does a kept bin holding most of a pass's words, which is narrowed to its
+// words' extremes), and keeps the bin where the count from the top reaches want; it stops when that
 // bin holds at most `slack` candidates past the wanted ones (slack 0: the exact want-th). Two
 // barriers per pass: the warps other than warp 0 clear the next histogram while warp 0 scans this
 // one. With kShared > 1 the first kShared CTAs of the cluster (all of them must call it) select
@@ -83,15 +103,8 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
   if (kShared == 1) {
     for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
   }
-  Extremes all = block_extremes<kThreads>(mine, scratch);
+  const Extremes all = shared_extremes<kThreads, kShared>(mine, scratch);
   if (kShared > 1) {
-    if (threadIdx.x == 0) {
-      scratch.cta_min = all.low;
-      scratch.cta_max = all.high;
-    }
-    cluster_sync();
-    for (u32 rank = 0; rank < u32(kShared); ++rank)
-      all.add(*peer_shared(&scratch.cta_min, rank), *peer_shared(&scratch.cta_max, rank));
     // Cleared only now, so that a shared select may follow another: the other CTAs read this
     // CTA's histograms of the earlier one until they reach the barrier above.
     for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
@@ -145,7 +158,9 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
       }
 #pragma unroll
       for (int j = 0; j < 8; ++j) lane_total += bins[j];
-      u32 above = warp_suffix_sum(lane_total) - lane_total;
+      const u32 from_lane = warp_suffix_sum(lane_total);
+      if (lane == 0u) scratch.counted = from_lane;
+      u32 above = from_lane - lane_total;
 #pragma unroll
       for (int j = 7; j >= 0; --j) {
         if (above < want && want <= above + bins[j]) {
@@ -161,12 +176,28 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     }
     __syncthreads();
     want = scratch.want;
+    const u32 in_digit = scratch.in_digit;
+    const u32 counted = scratch.counted;
     low += u64(scratch.digit) << shift;
     span = shift == 0 ? 0ull : (1ull << shift) - 1ull;
     width = shift;
     // A bin of width 1 holds one word (they are unique), so shift 0 always ends it.
-    if (scratch.in_digit - want <= slack || shift == 0) return low;
+    if (in_digit - want <= slack || shift == 0) return low;
     pass ^= 1;
+    // A bin that holds most of what the pass counted (a plateau of equal keys, or a narrow
+    // distribution) is split next along its own words' extremes: splitting its nominal range,
+    // a plateau would take a pass for every 8 bits above its columns' spread.
+    if (2u * in_digit > counted) {
+      Extremes in_bin;
+      for (int i = threadIdx.x; i < count; i += kThreads) {
+        const u64 c = cand[i];
+        if (c >= low && c - low <= span) in_bin.add(c, c);
+      }
+      const Extremes bin = shared_extremes<kThreads, kShared>(in_bin, scratch);
+      low = bin.low;
+      span = bin.high - bin.low;
+      width = 64 - __clzll(span);
+    }
   }
 }
 
