@@ -77,6 +77,36 @@ TEST_CASE("compile: the rendered unit instantiates the spec's kernel under its s
   CHECK_THROWS_AS((void)render_translation_unit(invalid), ArgumentError);
 }
 
+TEST_CASE("compile: launch bounds ask for the CTAs per SM that shared memory and registers allow") {
+  struct Case {
+    const char* spec;
+    const char* bounds;
+  };
+  // Shared memory: (k_max + B + B2) 8-byte candidates, stages x B elements, and ~4 KB of static
+  // scratch and reservation per CTA, out of 228 KB; registers: at most 1024 threads per SM.
+  const Case cases[] = {
+      // 64 + 32 KB: two CTAs.
+      {"kind=topk dtype=f32 k_max=2048 B=4096 B2=2048 threads=512", "__launch_bounds__(512, 2)"},
+      {"kind=topk dtype=f32 k_max=2048 B=4096 B2=2048 threads=256", "__launch_bounds__(256, 2)"},
+      // 52 + 16 KB: three.
+      {"kind=topk dtype=bf16 k_max=512 B=4096 B2=2048 threads=256", "__launch_bounds__(256, 3)"},
+      // 48 + 16 KB: three, though four would have the registers.
+      {"kind=topk dtype=f32 k_max=2048 B=2048 B2=2048 threads=256", "__launch_bounds__(256, 3)"},
+      // 24.5 + 8 KB: shared memory would allow six, registers four of 256 threads.
+      {"kind=topk dtype=bf16 k_max=64 B=2048 B2=1024 threads=256", "__launch_bounds__(256, 4)"},
+      // 208 KB: one.
+      {"kind=topk dtype=f32 k_max=2048 B=4096 B2=16384 threads=512 cluster=8",
+       "__launch_bounds__(512, 1)"},
+      // 1024 threads: one, whatever the shared memory.
+      {"kind=topk dtype=bf16 k_max=64 B=8192 B2=1024 threads=1024", "__launch_bounds__(1024, 1)"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.spec);
+    const std::string source = render_translation_unit(KernelSpec::parse(c.spec));
+    CHECK(source.find(c.bounds) != std::string::npos);
+  }
+}
+
 // A source with a syntax error, for a cheap spec.
 struct BrokenSource {
   KernelSpec spec;
