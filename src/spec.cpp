@@ -7,55 +7,62 @@
 namespace deepselect {
 namespace {
 
-const char* kind_name(KernelKind kind) {
-  switch (kind) {
-    case KernelKind::topk:
-      return "topk";
-    case KernelKind::fill_test:
-      return "fill_test";
-    case KernelKind::read_floor:
-      return "read_floor";
+// How an enum's values are spelled in spec strings and tuning tables.
+template <class E>
+struct Spelling {
+  E value;
+  const char* name;
+};
+
+constexpr Spelling<KernelKind> kKinds[] = {{KernelKind::topk, "topk"},
+                                           {KernelKind::fill_test, "fill_test"},
+                                           {KernelKind::read_floor, "read_floor"}};
+constexpr Spelling<DType> kDTypes[] = {
+    {DType::f32, "f32"}, {DType::bf16, "bf16"}, {DType::f16, "f16"}};
+constexpr Spelling<RowBounds> kBounds[] = {{RowBounds::range, "range"},
+                                           {RowBounds::decode, "decode"}};
+constexpr Spelling<Epilogue> kEpilogues[] = {{Epilogue::plain, "plain"},
+                                             {Epilogue::page_table, "page_table"}};
+
+template <class E, size_t N>
+bool is_spelled(const Spelling<E> (&spellings)[N], E value) {
+  for (const Spelling<E>& spelling : spellings) {
+    if (spelling.value == value) return true;
+  }
+  return false;
+}
+
+template <class E, size_t N>
+const char* name_in(const Spelling<E> (&spellings)[N], E value) {
+  for (const Spelling<E>& spelling : spellings) {
+    if (spelling.value == value) return spelling.name;
   }
   return "?";
 }
 
-KernelKind parse_kind(std::string_view text) {
-  if (text == "topk") return KernelKind::topk;
-  if (text == "fill_test") return KernelKind::fill_test;
-  if (text == "read_floor") return KernelKind::read_floor;
-  throw ArgumentError("kind", fmt::format("unknown kernel kind '{}'", text));
+// The value spelled `text`; else an ArgumentError naming `field` and listing the spellings.
+template <class E, size_t N>
+E parse_in(const Spelling<E> (&spellings)[N], std::string_view text, const char* field,
+           std::string_view what) {
+  std::string names;
+  for (const Spelling<E>& spelling : spellings) {
+    if (text == spelling.name) return spelling.value;
+    names += names.empty() ? "" : ", ";
+    names += spelling.name;
+  }
+  throw ArgumentError(field, fmt::format("unknown {} '{}' ({})", what, text, names));
+}
+
+const char* kind_name(KernelKind kind) {
+  return name_in(kKinds, kind);
 }
 
 const char* bounds_name(RowBounds bounds) {
-  switch (bounds) {
-    case RowBounds::range:
-      return "range";
-    case RowBounds::decode:
-      return "decode";
-  }
-  return "?";
-}
-
-RowBounds parse_bounds(std::string_view text) {
-  if (text == "range") return RowBounds::range;
-  if (text == "decode") return RowBounds::decode;
-  throw ArgumentError("bounds", fmt::format("unknown row bounds '{}' (range, decode)", text));
+  return name_in(kBounds, bounds);
 }
 
 const char* epilogue_name(Epilogue epilogue) {
-  switch (epilogue) {
-    case Epilogue::plain:
-      return "plain";
-    case Epilogue::page_table:
-      return "page_table";
-  }
-  return "?";
-}
-
-Epilogue parse_epilogue(std::string_view text) {
-  if (text == "plain") return Epilogue::plain;
-  if (text == "page_table") return Epilogue::page_table;
-  throw ArgumentError("epilogue", fmt::format("unknown epilogue '{}' (plain, page_table)", text));
+  return name_in(kEpilogues, epilogue);
 }
 
 int parse_int(std::string_view field, std::string_view text) {
@@ -93,22 +100,11 @@ Arch Arch::of_compute_capability(int major, int minor) {
 }
 
 const char* dtype_name(DType dtype) {
-  switch (dtype) {
-    case DType::f32:
-      return "f32";
-    case DType::bf16:
-      return "bf16";
-    case DType::f16:
-      return "f16";
-  }
-  return "?";
+  return name_in(kDTypes, dtype);
 }
 
 DType parse_dtype(std::string_view text) {
-  if (text == "f32") return DType::f32;
-  if (text == "bf16") return DType::bf16;
-  if (text == "f16") return DType::f16;
-  throw ArgumentError("dtype", fmt::format("unknown dtype '{}' (f32, bf16, f16)", text));
+  return parse_in(kDTypes, text, "dtype", "dtype");
 }
 
 size_t dtype_bytes(DType dtype) {
@@ -116,14 +112,14 @@ size_t dtype_bytes(DType dtype) {
 }
 
 void KernelSpec::validate() const {
-  require(dtype == DType::f32 || dtype == DType::bf16 || dtype == DType::f16, "dtype",
+  require(is_spelled(kDTypes, dtype), "dtype",
           fmt::format("unsupported dtype value {}", static_cast<int>(dtype)));
   require(arch.sm == 90 || arch.sm == 100, "arch", fmt::format("unsupported sm_{}", arch.sm));
   require(threads == 128 || threads == 256 || threads == 512 || threads == 1024, "threads",
           fmt::format("{} is not one of 128, 256, 512, 1024", threads));
-  require(bounds == RowBounds::range || bounds == RowBounds::decode, "bounds",
+  require(is_spelled(kBounds, bounds), "bounds",
           fmt::format("unsupported value {}", static_cast<int>(bounds)));
-  require(epilogue == Epilogue::plain || epilogue == Epilogue::page_table, "epilogue",
+  require(is_spelled(kEpilogues, epilogue), "epilogue",
           fmt::format("unsupported value {}", static_cast<int>(epilogue)));
   if (kind != KernelKind::topk) {
     require(bounds == RowBounds::range && epilogue == Epilogue::plain, "epilogue",
@@ -186,7 +182,7 @@ KernelSpec KernelSpec::parse(std::string_view text, const KernelSpec& base) {
     const std::string_view name = field.substr(0, equals);
     const std::string_view value = field.substr(equals + 1);
     if (name == "kind") {
-      spec.kind = parse_kind(value);
+      spec.kind = parse_in(kKinds, value, "kind", "kernel kind");
     } else if (name == "dtype") {
       spec.dtype = parse_dtype(value);
     } else if (name == "k_max") {
@@ -202,9 +198,9 @@ KernelSpec KernelSpec::parse(std::string_view text, const KernelSpec& base) {
     } else if (name == "stages") {
       spec.stages = parse_int(name, value);
     } else if (name == "bounds") {
-      spec.bounds = parse_bounds(value);
+      spec.bounds = parse_in(kBounds, value, "bounds", "row bounds");
     } else if (name == "epilogue") {
-      spec.epilogue = parse_epilogue(value);
+      spec.epilogue = parse_in(kEpilogues, value, "epilogue", "epilogue");
     } else if (name == "arch") {
       spec.arch = Arch::parse(value);
     } else {

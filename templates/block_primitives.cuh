@@ -35,13 +35,18 @@ DS_DEV u32 warp_suffix_sum(u32 value) {
   return value;
 }
 
+// The warp's minimum and maximum of a 64-bit value: two 32-bit reductions each (the high
+// words, then the low words of the lanes that hold the extreme high word).
 DS_DEV u64 warp_min(u64 value) {
-#pragma unroll
-  for (int delta = 16; delta > 0; delta >>= 1) {
-    const u64 other = __shfl_xor_sync(0xffffffffu, value, delta);
-    value = other < value ? other : value;
-  }
-  return value;
+  const u32 high = __reduce_min_sync(0xffffffffu, u32(value >> 32));
+  const u32 low = __reduce_min_sync(0xffffffffu, u32(value >> 32) == high ? u32(value) : ~0u);
+  return (u64(high) << 32) | low;
+}
+
+DS_DEV u64 warp_max(u64 value) {
+  const u32 high = __reduce_max_sync(0xffffffffu, u32(value >> 32));
+  const u32 low = __reduce_max_sync(0xffffffffu, u32(value >> 32) == high ? u32(value) : 0u);
+  return (u64(high) << 32) | low;
 }
 
 // Exclusive prefix of per-warp totals already stored in totals[0..kWarps): the sum of the

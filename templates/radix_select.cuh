@@ -16,18 +16,6 @@ struct RadixScratch {
   u64 cta_max;
 };
 
-DS_DEV u64 warp_min_u64(u64 value) {
-  const u32 high = __reduce_min_sync(0xffffffffu, u32(value >> 32));
-  const u32 low = __reduce_min_sync(0xffffffffu, u32(value >> 32) == high ? u32(value) : ~0u);
-  return (u64(high) << 32) | low;
-}
-
-DS_DEV u64 warp_max_u64(u64 value) {
-  const u32 high = __reduce_max_sync(0xffffffffu, u32(value >> 32));
-  const u32 low = __reduce_max_sync(0xffffffffu, u32(value >> 32) == high ? u32(value) : 0u);
-  return (u64(high) << 32) | low;
-}
-
 // Lower and upper bounds of a set of candidates: a thread's part, then the block's.
 struct Extremes {
   u64 low = ~0ull;
@@ -50,8 +38,8 @@ DS_DEV Extremes strided_extremes(const u64* cand, int count) {
 // The block's extremes from every thread's, in every thread.
 template <int kThreads>
 DS_DEV Extremes block_extremes(Extremes mine, RadixScratch& scratch) {
-  const u64 low = warp_min_u64(mine.low);
-  const u64 high = warp_max_u64(mine.high);
+  const u64 low = warp_min(mine.low);
+  const u64 high = warp_max(mine.high);
   if (lane_id() == 0u) {
     scratch.warp_min[warp_id()] = low;
     scratch.warp_max[warp_id()] = high;
