@@ -11,6 +11,7 @@
 #include "bitonic_sort.cuh"
 #include "block_order.cuh"
 #include "block_primitives.cuh"
+#include "half_compare.cuh"
 #include "keys.cuh"
 #include "params.cuh"
 #include "radix_select.cuh"
@@ -116,10 +117,19 @@ struct TopkRow {
     return T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
   }
 
-  // Sorts this thread's elements of a staged block by the float threshold: the `sure` ones beat
-  // it (x > value); the `unsure` ones need the exact test (x == value, a tie that the column
+  // Sorts this thread's elements of a staged block by the threshold: the `sure` ones beat it
+  // (x > value); the `unsure` ones need the exact test (x == value, a tie that the column
   // breaks, or NaN). On data without ties at the threshold only NaN is ever unsure.
   DS_DEV void classify(const Raw* data, u32* sure, u32* unsure) const {
+    if constexpr (T::kBytes == 2) {
+      classify_packed(data, sure, unsure);
+    } else {
+      classify_floats(data, sure, unsure);
+    }
+  }
+
+  // classify for 32-bit floats: a compare per element and bit.
+  DS_DEV void classify_floats(const Raw* data, u32* sure, u32* unsure) const {
 #pragma unroll
     for (int v = 0; v < kPerThread / kVec; ++v) {
       const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
@@ -131,6 +141,28 @@ struct TopkRow {
         if (x > limit.value) *sure |= 1u << (v * kVec + j);
         if (!(x < limit.value) && !(x > limit.value)) *unsure |= 1u << (v * kVec + j);
       }
+    }
+  }
+
+  // classify for 16-bit types, two elements per compare. Oriented elements are the raw ones
+  // with the sign flipped for "smallest" (exact, and NaN stays NaN).
+  DS_DEV void classify_packed(const Raw* data, u32* sure, u32* unsure) const {
+    const u32 t = broadcast_halves<T>(limit.value);
+    const u32 flip = orient < 0.0f ? (T::kSign << 16) | T::kSign : 0u;
+#pragma unroll
+    for (int v = 0; v < kPerThread / kVec; ++v) {
+      const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
+      const uint4 vector = *reinterpret_cast<const uint4*>(data + offset);
+      const u32 x0 = vector.x ^ flip;
+      const u32 x1 = vector.y ^ flip;
+      const u32 x2 = vector.z ^ flip;
+      const u32 x3 = vector.w ^ flip;
+      *sure |= bits_of_halves(greater_halves<T>(x0, t), greater_halves<T>(x1, t),
+                              greater_halves<T>(x2, t), greater_halves<T>(x3, t))
+               << (v * kVec);
+      *unsure |= bits_of_halves(equal_or_nan_halves<T>(x0, t), equal_or_nan_halves<T>(x1, t),
+                                equal_or_nan_halves<T>(x2, t), equal_or_nan_halves<T>(x3, t))
+                 << (v * kVec);
     }
   }
 
