@@ -279,12 +279,27 @@ struct TopkRow {
     compact(keep, slack, strided_extremes<kThreads>(cand, count));
   }
 
-  // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ...
-  DS_DEV void scan(int keep) {
+  // How many candidates the scan's first compaction keeps, when it has seen `seen` elements (all
+  // of them in the buffer: the threshold let everything in) of at least `total` that this CTA
+  // scans. Were the seen ones a uniform sample, about keep * seen / total of them would beat the
+  // row's keep-th; keeping that many plus five standard deviations and 8, not keep, raises the
+  // threshold far above the seen ones' keep-th, and later blocks append a fraction of what they
+  // would. The result stays exact when the scan ends with keep candidates or more (all beat the
+  // raised threshold, so the best keep are among them); otherwise the row is scanned again
+  // without it (a row whose first blocks hold its largest values).
+  DS_DEV static int first_keep(int keep, int seen, int total) {
+    const float expected = float(keep) * float(seen) / float(max(total, seen));
+    return min(keep, int(expected + 5.0f * sqrtf(expected)) + 8);
+  }
+
+  // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ... Returns
+  // whether the first compaction kept fewer than keep (first_keep).
+  DS_DEV bool scan(int keep, bool speculate) {
     const int blocks = (span + kB - 1) / kB;
     // Each CTA of the cluster starts at its own leading block: the lowest columns of its steps.
     const BlockOrder order(u32(blocks), row_seed(p.seed, u32(row)), u32(kCluster));
     const int steps = blocks > int(rank) ? (blocks - int(rank) + kCluster - 1) / kCluster : 0;
+    bool speculated = false;
     // Warp 0 computes the blocks of 32 steps at once into a ring of 64, 32 steps ahead of use.
     auto fill_order = [&](int first_step) {
       if (warp_id() == 0u) {
@@ -311,9 +326,16 @@ struct TopkRow {
       copy_async_commit();
       copy_async_wait<kStages - 1>();
       filter_block(block_of(step), step % kStages);
-      if (count >= keep + kB2) compact(keep, kSlack);
+      if (count >= keep + kB2) {
+        // At most two of the CTA's blocks are partial: the row's first and last.
+        const int want = speculate ? first_keep(keep, count, (steps - 2) * kB) : keep;
+        compact(want, want < keep ? u32(want) / 8u : kSlack);
+        speculated |= want < keep;
+        speculate = false;
+      }
       if ((step + kStages + 1) % 32 == 0) fill_order(step + kStages + 1);
     }
+    return speculated;
   }
 
   // The length of this CTA's part of the aligned row view when the row is split without a
@@ -492,6 +514,13 @@ struct TopkRow {
     return make_int2(p.begin != nullptr ? p.begin[row] : 0, p.end != nullptr ? p.end[row] : p.n);
   }
 
+  DS_DEV void start_scan(int keep) {
+    count = 0;
+    // With nothing to keep, scan only to look for NaN: a threshold nothing beats.
+    threshold = keep > 0 ? 0ull : ~0ull;
+    limit = keep > 0 ? Threshold::everything() : Threshold::nothing();
+  }
+
   DS_DEV void run() {
     const int n = p.n;
     const int2 bounds = requested_bounds();
@@ -507,13 +536,10 @@ struct TopkRow {
     invert = invert_for<T>((p.flags & kFlagLargest) != 0u);
     head = int((reinterpret_cast<unsigned long long>(row_x + begin) & 15ull) / T::kBytes);
     span = length > 0 ? head + length : 0;
-    count = 0;
     parity = 0;
     saw_nan = false;
     orient = (p.flags & kFlagLargest) != 0u ? 1.0f : -1.0f;
-    // With nothing to keep, scan only to look for NaN: a threshold nothing beats.
-    threshold = keep > 0 ? 0ull : ~0ull;
-    limit = keep > 0 ? Threshold::everything() : Threshold::nothing();
+    start_scan(keep);
     // A part of the row that fits the buffer whole is taken as it is: no scan, and one select
     // (over the cluster's parts when the row is split).
     const int part = resident_part();
@@ -522,8 +548,12 @@ struct TopkRow {
     if (keep > 0 || check_nan) {
       if (resident) {
         loaded = load_resident(part);
-      } else {
-        scan(keep);
+      } else if (scan(keep, true) && count < keep) {
+        // The first blocks' speculative threshold failed (rare on any order but one that puts
+        // the row's best first): fewer than keep beat it, so scan again without it.
+        __syncthreads();
+        start_scan(keep);
+        scan(keep, false);
       }
     }
     if (keep == 0) count = 0;

@@ -85,11 +85,37 @@ TEST_CASE("gpu: indexer decode shapes with decode bounds and the page table") {
   }
 }
 
+// A scan's first compaction keeps fewer than k when the first blocks look like a sample of the
+// row, and scans again when fewer than k beat that threshold: rows whose best values come first
+// (descending for largest, ascending for smallest) always fail it; random rows rarely do.
+TEST_CASE("gpu: rows whose best values come first") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16}) {
+    for (int64_t rows : {int64_t{70}, int64_t{40}}) {  // one CTA per row, and two
+      for (int k : {64, 2048}) {
+        for (Dist dist : {Dist::descending, Dist::ascending, Dist::normal}) {
+          CaseSpec spec;
+          spec.seed = 700 + static_cast<uint64_t>(index);
+          spec.dtype = dtype;
+          spec.rows = rows;
+          spec.n = 131069;
+          spec.k = k;
+          spec.dist = dist;
+          spec.largest = dist != Dist::ascending;
+          CHECK(check_on_gpu("best first " + std::to_string(index++), spec));
+        }
+      }
+    }
+  }
+}
+
 // Small enough to run under compute-sanitizer memcheck and racecheck.
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
-  std::vector<CaseSpec> cases(7);
+  std::vector<CaseSpec> cases(8);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -146,6 +172,10 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[6].index_offset = true;
   cases[6].layout.raw_indices = true;
   cases[6].layout.ld_raw = 65;
+  cases[7].rows = 66;  // one CTA per row on 132 SMs, scanned twice: the best values come first
+  cases[7].n = 40000;
+  cases[7].k = 64;
+  cases[7].dist = Dist::descending;
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
     CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i]));
