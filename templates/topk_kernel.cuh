@@ -15,6 +15,7 @@
 #include "keys.cuh"
 #include "params.cuh"
 #include "radix_select.cuh"
+#include "sample_keep.cuh"
 #include "threshold.cuh"
 
 namespace ds {
@@ -277,19 +278,6 @@ struct TopkRow {
   DS_DEV void compact(int keep, u32 slack) {
     __syncthreads();
     compact(keep, slack, strided_extremes<kThreads>(cand, count));
-  }
-
-  // How many candidates the scan's first compaction keeps, when it has seen `seen` elements (all
-  // of them in the buffer: the threshold let everything in) of at least `total` that this CTA
-  // scans. Were the seen ones a uniform sample, about keep * seen / total of them would beat the
-  // row's keep-th; keeping that many plus five standard deviations and 8, not keep, raises the
-  // threshold far above the seen ones' keep-th, and later blocks append a fraction of what they
-  // would. The result stays exact when the scan ends with keep candidates or more (all beat the
-  // raised threshold, so the best keep are among them); otherwise the row is scanned again
-  // without it (a row whose first blocks hold its largest values).
-  DS_DEV static int first_keep(int keep, int seen, int total) {
-    const float expected = float(keep) * float(seen) / float(max(total, seen));
-    return min(keep, int(expected + 5.0f * sqrtf(expected)) + 8);
   }
 
   // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ... Returns

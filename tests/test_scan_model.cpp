@@ -16,6 +16,8 @@ namespace deepselect::testing {
 namespace {
 
 constexpr uint32_t kScanSeed = 0x5eed1234u;
+constexpr Dist kModelDists[] = {Dist::normal,    Dist::ascending, Dist::descending,
+                                Dist::relu_ties, Dist::quantized, Dist::constant};
 
 bool is_permutation_of_range(const ds::BlockOrder& order, uint32_t m) {
   std::vector<bool> seen(m, false);
@@ -46,7 +48,7 @@ struct RowCheck {
 };
 
 // 20 rows of dist; each row is scanned by the model and compared with the reference.
-std::vector<RowCheck> check_rows(const Shape& shape, Dist dist) {
+std::vector<RowCheck> check_rows(const Shape& shape, Dist dist, bool sampled) {
   constexpr int kRows = 20;
   Problem problem;
   problem.rows = kRows;
@@ -68,8 +70,8 @@ std::vector<RowCheck> check_rows(const Shape& shape, Dist dist) {
                              NanPolicy::nan_is_largest));
     }
     RowCheck& check = checks[r];
-    check.stats =
-        model_scan(row, shape.k, shape.block, shape.block2, kScanSeed, static_cast<uint32_t>(r));
+    check.stats = model_scan(row, shape.k, shape.block, shape.block2, kScanSeed,
+                             static_cast<uint32_t>(r), sampled);
     const auto first = expected.indices.begin() + r * shape.k;
     check.matches_reference =
         std::equal(check.stats.selected.begin(), check.stats.selected.end(), first,
@@ -145,16 +147,14 @@ TEST_CASE("scan model: buffer bound, exact result and the seed's work bound") {
       {3000, 4096, 1024, 1024},
       {777, 50, 1, 1},
   };
-  const Dist dists[] = {Dist::normal,    Dist::ascending, Dist::descending,
-                        Dist::relu_ties, Dist::quantized, Dist::constant};
   for (const Shape& shape : shapes) {
-    for (const Dist dist : dists) {
+    for (const Dist dist : kModelDists) {
       CAPTURE(shape.n);
       CAPTURE(shape.k);
       CAPTURE(shape.block);
       CAPTURE(shape.block2);
       CAPTURE(dist_name(dist));
-      const std::vector<RowCheck> checks = check_rows(shape, dist);
+      const std::vector<RowCheck> checks = check_rows(shape, dist, /*sampled=*/false);
       double total_work = 0.0;
       int64_t max_buffer = 0;
       for (const RowCheck& check : checks) {
@@ -174,6 +174,45 @@ TEST_CASE("scan model: buffer bound, exact result and the seed's work bound") {
           static_cast<long long>(max_buffer));
       // The seed proves the bound for k <= N only.
       if (shape.k <= shape.n) CHECK(mean_work <= bound);
+    }
+  }
+}
+
+// The kernel's first compaction keeps what its sample predicts (ds::first_keep): the result
+// must stay exact and the buffer within its bound on every distribution, and the compaction work
+// must drop on random rows, which are never scanned twice. Rows whose leading block holds their
+// best (descending, and constant rows, whose ties go to the lower columns) are scanned twice.
+TEST_CASE("scan model: a sampled first threshold stays exact, and rescans only when misled") {
+  const Shape shapes[] = {
+      {131072, 2048, 4096, 2048}, {131072, 512, 4096, 2048}, {129280, 50, 4096, 1024},
+      {32768, 2048, 4096, 2048},  {100000, 1, 256, 1},       {5000, 4096, 512, 512},
+  };
+  for (const Shape& shape : shapes) {
+    for (const Dist dist : kModelDists) {
+      CAPTURE(shape.n);
+      CAPTURE(shape.k);
+      CAPTURE(dist_name(dist));
+      const std::vector<RowCheck> checks = check_rows(shape, dist, /*sampled=*/true);
+      const std::vector<RowCheck> plain = check_rows(shape, dist, /*sampled=*/false);
+      int rescanned = 0;
+      double work = 0.0;
+      double plain_work = 0.0;
+      for (size_t r = 0; r < checks.size(); ++r) {
+        CHECK(checks[r].matches_reference);
+        CHECK(checks[r].stats.max_buffer <= shape.k + shape.block + shape.block2);
+        rescanned += checks[r].stats.scans - 1;
+        work += static_cast<double>(checks[r].stats.work);
+        plain_work += static_cast<double>(plain[r].stats.work);
+      }
+      const double per_row = static_cast<double>(checks.size()) * static_cast<double>(shape.n);
+      std::printf(
+          "scan model sampled N=%lld k=%d %-10s rows scanned twice %d/%zu, W %.3f N (%.3f N)\n",
+          static_cast<long long>(shape.n), shape.k, dist_name(dist), rescanned, checks.size(),
+          work / per_row, plain_work / per_row);
+      if (dist == Dist::normal || dist == Dist::relu_ties) {
+        CHECK(rescanned == 0);
+        CHECK(work <= plain_work);
+      }
     }
   }
 }
