@@ -45,11 +45,8 @@ const std::string& plan_override() {
 // (bench/results/2026-11-30-h200-resident-rows). At k <= 512 the scan passes few candidates and
 // won (sample-b1 27 us scanned, 34 resident; dsa-bf16-b6 40 against 46).
 void larger_buffer_when_split(KernelSpec& spec) {
-  if (spec.cluster == kMaxCluster && spec.k_max == 2048) {
-    spec.block2 = 16384;
-  } else if (spec.cluster > 1 && spec.k_max == 2048) {
-    spec.block2 = 4096;
-  }
+  if (spec.cluster == 1 || spec.k_max != 2048) return;
+  spec.block2 = spec.cluster == kMaxCluster ? 16384 : 4096;
 }
 
 }  // namespace

@@ -24,20 +24,24 @@ constexpr Spelling<RowBounds> kBounds[] = {{RowBounds::range, "range"},
 constexpr Spelling<Epilogue> kEpilogues[] = {{Epilogue::plain, "plain"},
                                              {Epilogue::page_table, "page_table"}};
 
+// The spelling of value, or nullptr when value has none (not a value of the enum).
+template <class E, size_t N>
+const Spelling<E>* find_spelling(const Spelling<E> (&spellings)[N], E value) {
+  for (const Spelling<E>& spelling : spellings) {
+    if (spelling.value == value) return &spelling;
+  }
+  return nullptr;
+}
+
 template <class E, size_t N>
 bool is_spelled(const Spelling<E> (&spellings)[N], E value) {
-  for (const Spelling<E>& spelling : spellings) {
-    if (spelling.value == value) return true;
-  }
-  return false;
+  return find_spelling(spellings, value) != nullptr;
 }
 
 template <class E, size_t N>
 const char* name_in(const Spelling<E> (&spellings)[N], E value) {
-  for (const Spelling<E>& spelling : spellings) {
-    if (spelling.value == value) return spelling.name;
-  }
-  return "?";
+  const Spelling<E>* spelling = find_spelling(spellings, value);
+  return spelling != nullptr ? spelling->name : "?";
 }
 
 // The value spelled `text`; else an ArgumentError naming `field` and listing the spellings.

@@ -33,9 +33,9 @@ ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t 
   for (bool first_sampled = sampled;; first_sampled = false) {
     ++stats.scans;
     buffer.clear();
-    std::optional<Scored> threshold;  // the worst candidate kept, once the buffer was compacted
-    bool raised = false;              // the first compaction kept fewer than keep
-    bool first = true;
+    std::optional<Scored> threshold;   // the worst candidate kept, once the buffer was compacted
+    bool raised = false;               // the first compaction kept fewer than keep
+    bool sample_next = first_sampled;  // the next compaction is the first, and samples
     for (uint32_t step = 0; step < m; ++step) {
       const int64_t lo = static_cast<int64_t>(order(step)) * block;
       const int64_t hi = std::min(lo + block, n);
@@ -46,12 +46,11 @@ ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t 
       if (static_cast<int64_t>(buffer.size()) >= keep + block2) {
         const auto seen = static_cast<int>(buffer.size());
         const int kept =
-            first && first_sampled
-                ? ds::first_keep(keep, seen,
-                                 static_cast<int>((static_cast<int64_t>(m) - 2) * block))
-                : keep;
+            sample_next ? ds::first_keep(keep, seen,
+                                         static_cast<int>((static_cast<int64_t>(m) - 2) * block))
+                        : keep;
         raised |= kept < keep;
-        first = false;
+        sample_next = false;
         stats.work += select_best(buffer, kept);
         threshold = buffer.back();
       }
