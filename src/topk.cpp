@@ -23,7 +23,6 @@ namespace deepselect {
 namespace {
 
 constexpr int kMaxK = 4096;
-constexpr uint32_t kBlockOrderSeed = 0x5eed0001u;
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 // rows * cluster CTAs must fit the grid's x dimension.
 constexpr int64_t kMaxRows = kInt32Max / kMaxCluster;

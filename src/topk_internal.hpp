@@ -4,10 +4,16 @@
 
 #include <deepselect/deepselect.hpp>
 
+#include <cstdint>
+
 #include "plan.hpp"
 #include "spec.hpp"
 
 namespace deepselect {
+
+// The seed of every call's block order and row sample (TopkParams::seed): fixed, so that a call
+// repeats exactly.
+inline constexpr uint32_t kBlockOrderSeed = 0x5eed0001u;
 
 // The planner's view of the stream's GPU (its tuning table included, when one applies).
 DeviceInfo device_info(CUstream stream);

@@ -122,49 +122,47 @@ struct TopkRow {
   // (x > value); the `unsure` ones need the exact test (x == value, a tie that the column
   // breaks, or NaN). On data without ties at the threshold only NaN is ever unsure.
   DS_DEV void classify(const Raw* data, u32* sure, u32* unsure) const {
-    if constexpr (T::kBytes == 2) {
-      classify_packed(data, sure, unsure);
-    } else {
-      classify_floats(data, sure, unsure);
-    }
-  }
-
-  // classify for 32-bit floats: a compare per element and bit.
-  DS_DEV void classify_floats(const Raw* data, u32* sure, u32* unsure) const {
 #pragma unroll
     for (int v = 0; v < kPerThread / kVec; ++v) {
       const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
-      const uint4 vector = *reinterpret_cast<const uint4*>(data + offset);
-#pragma unroll
-      for (int j = 0; j < kVec; ++j) {
-        const u32 raw = element_of(vector, j);
-        const float x = orient * to_float<T>(raw);
-        if (x > limit.value) *sure |= 1u << (v * kVec + j);
-        if (!(x < limit.value) && !(x > limit.value)) *unsure |= 1u << (v * kVec + j);
-      }
+      classify_vector(*reinterpret_cast<const uint4*>(data + offset), v * kVec, sure, unsure);
     }
   }
 
-  // classify for 16-bit types, two elements per compare. Oriented elements are the raw ones
-  // with the sign flipped for "smallest" (exact, and NaN stays NaN).
-  DS_DEV void classify_packed(const Raw* data, u32* sure, u32* unsure) const {
+  // classify for one 16-byte vector, whose element j sets bit `first_bit` + j.
+  DS_DEV void classify_vector(const uint4& vector, int first_bit, u32* sure, u32* unsure) const {
+    if constexpr (T::kBytes == 2) {
+      classify_packed(vector, first_bit, sure, unsure);
+    } else {
+      classify_floats(vector, first_bit, sure, unsure);
+    }
+  }
+
+  // For 32-bit floats: a compare per element and bit.
+  DS_DEV void classify_floats(const uint4& vector, int first_bit, u32* sure, u32* unsure) const {
+#pragma unroll
+    for (int j = 0; j < kVec; ++j) {
+      const float x = orient * to_float<T>(element_of(vector, j));
+      if (x > limit.value) *sure |= 1u << (first_bit + j);
+      if (!(x < limit.value) && !(x > limit.value)) *unsure |= 1u << (first_bit + j);
+    }
+  }
+
+  // For 16-bit types, two elements per compare. Oriented elements are the raw ones with the
+  // sign flipped for "smallest" (exact, and NaN stays NaN).
+  DS_DEV void classify_packed(const uint4& vector, int first_bit, u32* sure, u32* unsure) const {
     const u32 t = broadcast_halves<T>(limit.value);
     const u32 flip = orient < 0.0f ? (T::kSign << 16) | T::kSign : 0u;
-#pragma unroll
-    for (int v = 0; v < kPerThread / kVec; ++v) {
-      const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
-      const uint4 vector = *reinterpret_cast<const uint4*>(data + offset);
-      const u32 x0 = vector.x ^ flip;
-      const u32 x1 = vector.y ^ flip;
-      const u32 x2 = vector.z ^ flip;
-      const u32 x3 = vector.w ^ flip;
-      *sure |= bits_of_halves(greater_halves<T>(x0, t), greater_halves<T>(x1, t),
-                              greater_halves<T>(x2, t), greater_halves<T>(x3, t))
-               << (v * kVec);
-      *unsure |= bits_of_halves(equal_or_nan_halves<T>(x0, t), equal_or_nan_halves<T>(x1, t),
-                                equal_or_nan_halves<T>(x2, t), equal_or_nan_halves<T>(x3, t))
-                 << (v * kVec);
-    }
+    const u32 x0 = vector.x ^ flip;
+    const u32 x1 = vector.y ^ flip;
+    const u32 x2 = vector.z ^ flip;
+    const u32 x3 = vector.w ^ flip;
+    *sure |= bits_of_halves(greater_halves<T>(x0, t), greater_halves<T>(x1, t),
+                            greater_halves<T>(x2, t), greater_halves<T>(x3, t))
+             << first_bit;
+    *unsure |= bits_of_halves(equal_or_nan_halves<T>(x0, t), equal_or_nan_halves<T>(x1, t),
+                              equal_or_nan_halves<T>(x2, t), equal_or_nan_halves<T>(x3, t))
+               << first_bit;
   }
 
   // Ties at the threshold (and NaN) lose when the threshold's columns are at or below all of
@@ -280,14 +278,57 @@ struct TopkRow {
     compact(keep, slack, strided_extremes<kThreads>(cand, count));
   }
 
-  // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ... Returns
-  // whether the first compaction kept fewer than keep (first_keep).
-  DS_DEV bool scan(int keep, bool speculate) {
+  // Asks L2 for elements [lo, hi) of the aligned view, one 128-byte line per thread at a time.
+  DS_DEV void prefetch(int lo, int hi) const {
+    constexpr int kLine = 128 / T::kBytes;
+    for (int e = lo / kLine * kLine + int(threadIdx.x) * kLine; e < hi; e += kThreads * kLine) {
+      asm volatile("prefetch.global.L2 [%0];" ::"l"(origin() + e));
+    }
+  }
+
+  // Reads the row's sample (sample_keep.cuh) into the buffer and raises the threshold to the
+  // word below which the sample's best `want` (and at most want / 16 more) lie. Every CTA of a
+  // cluster reads the same sample, so they share the threshold. Returns false, changing nothing,
+  // when the row is too short for a sample to pay. Elements [prefetch_lo, prefetch_hi) of the
+  // aligned view, which the caller reads next, are asked into L2 meanwhile.
+  DS_DEV bool sample_threshold(int keep, int prefetch_lo = 0, int prefetch_hi = 0) {
+    const int first_vector = (head + kVec - 1) / kVec;
+    const int vectors = span / kVec - first_vector;
+    const RowSample sample = plan_sample(keep, vectors, kVec, span - head, kCapacity);
+    if (sample.points == 0) return false;
+    prefetch(prefetch_lo, prefetch_hi);
+    const u32 seed = row_seed(p.seed, u32(row));
+    const u32 column_origin = u32(first - head);
+    Extremes mine;
+    constexpr int kMostPoints = kSampleElements / kVec;
+#pragma unroll
+    for (int q = 0; q < (kMostPoints + kThreads - 1) / kThreads; ++q) {
+      const int point = q * kThreads + int(threadIdx.x);
+      if (point >= sample.points) break;
+      const int v = first_vector + int(sample_vector(u32(point), sample, seed));
+      const uint4 vector = load_vector(v);
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const u64 word = make_candidate(key_of<T>(element_of(vector, j), nan_key, invert),
+                                        column_origin + u32(v * kVec + j));
+        cand[point * kVec + j] = word;
+        mine.add(word, word);
+      }
+    }
+    __syncthreads();
+    set_threshold(radix_select<kThreads, 1>(cand, sample.points * kVec, u32(sample.want),
+                                            u32(sample.want) / 16u, mine, scratch.radix));
+    return true;
+  }
+
+  // Scans this CTA's steps of the row's block order: steps rank, rank + kCluster, ... With
+  // `sample`, the threshold starts at the row sample's (sample_threshold); returns whether it
+  // did.
+  DS_DEV bool scan(int keep, bool sample) {
     const int blocks = (span + kB - 1) / kB;
     // Each CTA of the cluster starts at its own leading block: the lowest columns of its steps.
     const BlockOrder order(u32(blocks), row_seed(p.seed, u32(row)), u32(kCluster));
     const int steps = blocks > int(rank) ? (blocks - int(rank) + kCluster - 1) / kCluster : 0;
-    bool speculated = false;
     // Warp 0 computes the blocks of 32 steps at once into a ring of 64, 32 steps ahead of use.
     auto fill_order = [&](int first_step) {
       if (warp_id() == 0u) {
@@ -304,6 +345,8 @@ struct TopkRow {
       if (s < steps) load_block(block_of(s), s);
       copy_async_commit();
     }
+    // The first blocks load while the sample is read and selected.
+    const bool sampled = sample && sample_threshold(keep);
     for (int step = 0; step < steps; ++step) {
       // A thread loads, filters and appends only its own slots of a stage, so the stage that
       // the previous step used is refilled, and this step's block read, without a barrier: the
@@ -314,16 +357,10 @@ struct TopkRow {
       copy_async_commit();
       copy_async_wait<kStages - 1>();
       filter_block(block_of(step), step % kStages);
-      if (count >= keep + kB2) {
-        // At most two of the CTA's blocks are partial: the row's first and last.
-        const int want = speculate ? first_keep(keep, count, (steps - 2) * kB) : keep;
-        compact(want, want < keep ? u32(want) / 8u : kSlack);
-        speculated |= want < keep;
-        speculate = false;
-      }
+      if (count >= keep + kB2) compact(keep, kSlack);
       if ((step + kStages + 1) % 32 == 0) fill_order(step + kStages + 1);
     }
-    return speculated;
+    return sampled;
   }
 
   // The length of this CTA's part of the aligned row view when the row is split without a
@@ -348,10 +385,11 @@ struct TopkRow {
     return make_uint4(packed[0], packed[1], packed[2], packed[3]);
   }
 
-  // Takes every element of this CTA's part of the row as a candidate, in column order: the
-  // whole part fits the buffer, so there is nothing to filter. Returns bounds of this thread's
-  // candidates from their keys.
-  DS_DEV Extremes load_resident(int part) {
+  // Takes the elements of this CTA's part of the row that beat the threshold as candidates, in
+  // column order: the whole part fits the buffer, so nothing is compacted. Without a threshold
+  // (`filtered` false) every element is taken, at its own place. Returns bounds of this thread's
+  // candidates.
+  DS_DEV Extremes load_resident(int part, bool filtered) {
     const int lo = int(rank) * part;
     const int hi = min(lo + part, span);
     const int valid_lo = max(lo, head);
@@ -359,7 +397,6 @@ struct TopkRow {
     constexpr int kInFlight = kCluster > 1 ? 4 : 2;  // two CTAs per SM leave fewer registers
     u32 min_key = ~0u;
     u32 max_key = 0u;
-    bool nan_seen = false;
     for (int base = lo / kVec; base * kVec < hi; base += kInFlight * kThreads) {
       uint4 vectors[kInFlight];
 #pragma unroll
@@ -367,39 +404,67 @@ struct TopkRow {
         const int v = base + u * kThreads + int(threadIdx.x);
         vectors[u] = v * kVec < hi ? load_vector(v) : make_uint4(0u, 0u, 0u, 0u);
       }
+      // Bit u * kVec + j stands for element j of vector u: the ones inside the part, the ones
+      // that beat the threshold (sure, or unsure until the exact test).
+      u32 valid = 0;
+      u32 taken = 0;
+      u32 unsure = 0;
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
         const int first_e = (base + u * kThreads + int(threadIdx.x)) * kVec;
-        if (first_e >= hi) continue;
-        const bool whole = first_e >= valid_lo && first_e + kVec <= hi;
+        if (first_e >= valid_lo && first_e + kVec <= hi) {
+          valid |= ((1u << kVec) - 1u) << (u * kVec);
+        } else {
 #pragma unroll
-        for (int j = 0; j < kVec; ++j) {
-          const int e = first_e + j;
-          if (!whole && (e < valid_lo || e >= hi)) continue;
-          const u32 raw = element_of(vectors[u], j);
-          nan_seen |= is_nan_bits<T::kSign, T::kInf>(raw);
-          const u32 key = key_of<T>(raw, nan_key, invert);
-          min_key = min(min_key, key);
-          max_key = max(max_key, key);
-          cand[e - valid_lo] = make_candidate(key, column_origin + u32(e));
+          for (int j = 0; j < kVec; ++j) {
+            if (first_e + j >= valid_lo && first_e + j < hi) valid |= 1u << (u * kVec + j);
+          }
+        }
+        if (filtered || check_nan) classify_vector(vectors[u], u * kVec, &taken, &unsure);
+      }
+      // Without a threshold, every element but NaN is sure, so unsure finds the NaN.
+      taken = filtered ? taken & valid : valid;
+      unsure &= valid;
+      if (unsure != 0u) {
+#pragma unroll
+        for (int bit = 0; bit < kInFlight * kVec; ++bit) {
+          if (((unsure >> bit) & 1u) == 0u) continue;
+          const float x = orient * to_float<T>(element_of(vectors[bit / kVec], bit % kVec));
+          const int e = (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
+          saw_nan |= x != x;
+          if (filtered && limit.beaten_by(x, column_origin + u32(e))) taken |= 1u << bit;
         }
       }
+      u32 slot = 0;
+      if (filtered) {
+        u32 added;
+        slot = u32(count) +
+               block_exclusive_sum<kWarps>(__popc(taken), scratch.warp_totals[parity], &added);
+        parity ^= 1u;
+        count += int(added);
+      }
+      if (taken == 0u) continue;
+#pragma unroll
+      for (int bit = 0; bit < kInFlight * kVec; ++bit) {
+        if (((taken >> bit) & 1u) == 0u) continue;
+        const int e = (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
+        const u32 key = key_of<T>(element_of(vectors[bit / kVec], bit % kVec), nan_key, invert);
+        min_key = min(min_key, key);
+        max_key = max(max_key, key);
+        const u32 at = filtered ? slot + __popc(taken & ((1u << bit) - 1u)) : u32(e - valid_lo);
+        cand[at] = make_candidate(key, column_origin + u32(e));
+      }
     }
-    count = max(hi - valid_lo, 0);
-    saw_nan |= nan_seen;
+    if (!filtered) count = max(hi - valid_lo, 0);
     Extremes mine;
     if (min_key <= max_key) mine.add(u64(min_key) << 32, (u64(max_key) << 32) | 0xffffffffull);
     return mine;
   }
 
-  // The cluster's CTAs select the best `keep` of all their candidates together (one radix
-  // select with histograms summed over the cluster), each keeps its share in place, and CTA 0
-  // gathers the shares behind its own in rank order. Returns false in the other CTAs, which
-  // must not touch their buffers afterwards; CTA 0 then holds min(keep, total) candidates.
-  // `loaded` bounds this thread's candidates when they were loaded whole (resident).
-  DS_DEV bool select_across_cluster(int keep, bool resident, Extremes loaded) {
+  // The candidates of the whole cluster (all its CTAs must call it): each CTA publishes its
+  // count, and reads every CTA's after a cluster barrier.
+  DS_DEV int cluster_total() {
     const bool block_saw_nan = __syncthreads_or(saw_nan) != 0;
-    const Extremes mine = resident ? loaded : strided_extremes<kThreads>(cand, count);
     if (threadIdx.x == 0) {
       scratch.final_count = count;
       scratch.saw_nan = block_saw_nan ? 1 : 0;
@@ -408,8 +473,18 @@ struct TopkRow {
     int total = 0;
     for (u32 peer = 0; peer < u32(kCluster); ++peer)
       total += *peer_shared(&scratch.final_count, peer);
-    const bool selecting = total > keep;
+    return total;
+  }
+
+  // After cluster_total: CTA 0 gathers the cluster's `total` candidates behind its own in rank
+  // order and selects the best `keep` of them. When they do not fit its buffer, the cluster's
+  // CTAs first select the best `keep` together (one radix select with histograms summed over the
+  // cluster) and each keeps its share in place. Returns false in the other CTAs, which must not
+  // touch their buffers afterwards; CTA 0 then holds min(keep, total) candidates.
+  DS_DEV bool select_across_cluster(int keep, int total) {
+    const bool selecting = total > keep && total > kCapacity;
     if (selecting) {
+      const Extremes mine = strided_extremes<kThreads>(cand, count);
       const u64 bound =
           radix_select<kThreads, kCluster>(cand, count, u32(keep), 0u, mine, scratch.radix);
       u64 ignored = ~0ull;
@@ -419,19 +494,36 @@ struct TopkRow {
       cluster_sync();
     }
     if (rank == 0u) {
-      for (u32 peer = 1; peer < u32(kCluster); ++peer) {
-        const int* peer_count =
-            peer_shared(selecting ? &scratch.kept_count : &scratch.final_count, peer);
-        const int share = *peer_count;
-        const u64* peer_cand = peer_shared(cand, peer);
-        for (int i = int(threadIdx.x); i < share; i += kThreads) cand[count + i] = peer_cand[i];
-        count += share;
-        saw_nan |= *peer_shared(&scratch.saw_nan, peer) != 0;
+      // Every peer's share at once, then one pass over their concatenation, so that the
+      // distributed shared-memory loads of all peers are in flight together.
+      int end_of[kCluster];  // the end of peer r's share in the concatenation
+      int gathered = 0;
+#pragma unroll
+      for (int peer = 1; peer < kCluster; ++peer) {
+        gathered += *peer_shared(selecting ? &scratch.kept_count : &scratch.final_count, u32(peer));
+        end_of[peer] = gathered;
+        saw_nan |= *peer_shared(&scratch.saw_nan, u32(peer)) != 0;
       }
+#pragma unroll 4
+      for (int i = int(threadIdx.x); i < gathered; i += kThreads) {
+        u32 peer = 1;
+        int start = 0;
+#pragma unroll
+        for (int r = 1; r < kCluster - 1; ++r) {
+          if (i >= end_of[r]) {
+            peer = u32(r + 1);
+            start = end_of[r];
+          }
+        }
+        cand[count + i] = peer_shared(cand, peer)[i - start];
+      }
+      count += gathered;
     }
     // The other CTAs stay alive until CTA 0 has read them.
     cluster_sync();
-    return rank == 0u;
+    if (rank != 0u) return false;
+    if (count > keep) compact(keep, 0u);
+    return true;
   }
 
   DS_DEV void write_outputs(int selected) {
@@ -527,27 +619,31 @@ struct TopkRow {
     parity = 0;
     saw_nan = false;
     orient = (p.flags & kFlagLargest) != 0u ? 1.0f : -1.0f;
-    start_scan(keep);
     // A part of the row that fits the buffer whole is taken as it is: no scan, and one select
     // (over the cluster's parts when the row is split).
     const int part = resident_part();
     const bool resident = part <= kCapacity;
-    Extremes loaded;
-    if (keep > 0 || check_nan) {
-      if (resident) {
-        loaded = load_resident(part);
-      } else if (scan(keep, true) && count < keep) {
-        // The first blocks' speculative threshold failed (rare on any order but one that puts
-        // the row's best first): fewer than keep beat it, so scan again without it.
-        __syncthreads();
-        start_scan(keep);
-        scan(keep, false);
+    int total = 0;
+    for (bool sample = keep > 0;; sample = false) {
+      start_scan(keep);
+      bool sampled = false;
+      if (resident && (keep > 0 || check_nan)) {
+        sampled = sample && sample_threshold(keep, int(rank) * part, int(rank + 1u) * part);
+        const Extremes loaded = load_resident(part, sampled);
+        if (keep == 0) count = 0;
+        if (kCluster == 1 && count > keep) compact(keep, 0u, loaded);
+      } else if (keep > 0 || check_nan) {
+        sampled = scan(keep, sample);
+        if (count > keep) compact(keep, 0u);
       }
+      total = kCluster > 1 ? cluster_total() : count;
+      if (!sampled || total >= keep) break;
+      // Fewer than keep beat the sample's threshold (a sample that misled): again without it,
+      // once every CTA of the cluster has read the counts.
+      if (kCluster > 1) cluster_sync();
+      __syncthreads();
     }
-    if (keep == 0) count = 0;
-    if (kCluster == 1 && resident && count > keep) compact(keep, 0u, loaded);
-    if (!resident && count > keep) compact(keep, 0u);
-    if (kCluster > 1 && !select_across_cluster(keep, resident, loaded)) return;
+    if (kCluster > 1 && !select_across_cluster(keep, total)) return;
     __syncthreads();
     write_outputs(min(count, keep));
     const bool row_has_nan = __syncthreads_or(saw_nan) != 0;

@@ -6,6 +6,7 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <tuple>
 
@@ -276,11 +277,13 @@ std::string first_mismatch(const Problem& problem, const Layout& layout, const R
   return "";
 }
 
-bool check_on_gpu(const std::string& label, const CaseSpec& spec) {
+bool check_on_gpu(const std::string& label, const CaseSpec& spec,
+                  const std::function<void(Problem&)>& adjust) {
   const auto start = std::chrono::steady_clock::now();
   std::string mismatch;
   try {
-    const Problem problem = make_problem(spec);
+    Problem problem = make_problem(spec);
+    if (adjust) adjust(problem);
     const Result expected = reference_topk(problem);
     mismatch = first_mismatch(problem, spec.layout, expected, run_on_gpu(problem, spec.layout));
   } catch (const std::exception& error) {

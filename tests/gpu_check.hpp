@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ std::string first_mismatch(const Problem& problem, const Layout& layout, const R
                            const GpuOutput& output);
 
 // Generates, runs and compares one case, printing one line about it. True when it matched.
-bool check_on_gpu(const std::string& label, const CaseSpec& spec);
+// `adjust`, when given, changes the generated inputs before the run and the reference.
+bool check_on_gpu(const std::string& label, const CaseSpec& spec,
+                  const std::function<void(Problem&)>& adjust = {});
 
 }  // namespace deepselect::testing

@@ -20,22 +20,44 @@ int64_t select_best(std::vector<Scored>& buffer, int64_t keep) {
   return fed;
 }
 
+// The kernel's sample of an f32 row (16-byte vectors of 4, the row 16-byte aligned): the
+// threshold below which its best `want` lie, or none when the row gets no sample.
+std::optional<Scored> sample_threshold(std::span<const Scored> row, int keep, int capacity,
+                                       uint32_t seed) {
+  constexpr int kVec = 4;
+  const auto vectors = static_cast<int>(static_cast<int64_t>(row.size()) / kVec);
+  const ds::RowSample plan =
+      ds::plan_sample(keep, vectors, kVec, static_cast<int>(row.size()), capacity);
+  if (plan.points == 0) return std::nullopt;
+  std::vector<Scored> sample;
+  for (int point = 0; point < plan.points; ++point) {
+    const uint32_t v = ds::sample_vector(static_cast<uint32_t>(point), plan, seed);
+    for (int j = 0; j < kVec; ++j) sample.push_back(row[static_cast<size_t>(v) * kVec + j]);
+  }
+  std::nth_element(sample.begin(), sample.begin() + (plan.want - 1), sample.end(), better);
+  return sample[plan.want - 1];
+}
+
 }  // namespace
 
 ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t block2,
                      uint32_t seed, uint32_t row_index, bool sampled) {
   const auto n = static_cast<int64_t>(row.size());
   const auto m = static_cast<uint32_t>((n + block - 1) / block);
-  const ds::BlockOrder order(m, ds::row_seed(seed, row_index), /*leading=*/1);
+  const uint32_t row_seed = ds::row_seed(seed, row_index);
+  const ds::BlockOrder order(m, row_seed, /*leading=*/1);
   const int keep = static_cast<int>(std::min<int64_t>(k, n));
+  const auto capacity = static_cast<int>(std::min<int64_t>(k + block + block2, 1 << 30));
   ScanStats stats;
   std::vector<Scored> buffer;
-  for (bool first_sampled = sampled;; first_sampled = false) {
+  for (bool sample = sampled;; sample = false) {
     ++stats.scans;
     buffer.clear();
-    std::optional<Scored> threshold;   // the worst candidate kept, once the buffer was compacted
-    bool raised = false;               // the first compaction kept fewer than keep
-    bool sample_next = first_sampled;  // the next compaction is the first, and samples
+    // Only candidates better than the threshold are appended: the sample's, then the worst
+    // candidate kept by the last compaction.
+    std::optional<Scored> threshold =
+        sample ? sample_threshold(row, keep, capacity, row_seed) : std::nullopt;
+    const bool raised = threshold.has_value();
     for (uint32_t step = 0; step < m; ++step) {
       const int64_t lo = static_cast<int64_t>(order(step)) * block;
       const int64_t hi = std::min(lo + block, n);
@@ -44,14 +66,7 @@ ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t 
       }
       stats.max_buffer = std::max(stats.max_buffer, static_cast<int64_t>(buffer.size()));
       if (static_cast<int64_t>(buffer.size()) >= keep + block2) {
-        const auto seen = static_cast<int>(buffer.size());
-        const int kept =
-            sample_next ? ds::first_keep(keep, seen,
-                                         static_cast<int>((static_cast<int64_t>(m) - 2) * block))
-                        : keep;
-        raised |= kept < keep;
-        sample_next = false;
-        stats.work += select_best(buffer, kept);
+        stats.work += select_best(buffer, keep);
         threshold = buffer.back();
       }
     }

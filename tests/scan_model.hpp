@@ -13,15 +13,15 @@ namespace deepselect::testing {
 struct ScanStats {
   int64_t max_buffer = 0;         // candidates held after appending a block
   int64_t work = 0;               // W: elements fed to all selections, the final one included
-  int scans = 0;                  // 2 when the sampled threshold failed and the row was rescanned
+  int scans = 0;                  // 2 when the sample's threshold misled and the row was rescanned
   std::vector<int32_t> selected;  // columns of the result, best first
 };
 
 // Scans row (its elements scored under the call's order) in blocks of `block` elements, visited
 // in ds::BlockOrder(m, ds::row_seed(seed, row_index), 1) order (as one CTA per row does),
 // compacting to k whenever the buffer holds at least k + block2 candidates. With `sampled`, the
-// first compaction keeps ds::first_keep of them, as the kernel does, and a scan that then ends
-// with fewer than k candidates runs again without it.
+// threshold starts at the row sample's (ds::plan_sample, as the kernel's for f32), and a scan
+// that then ends with fewer than k candidates runs again without it.
 ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t block2,
                      uint32_t seed, uint32_t row_index, bool sampled);
 

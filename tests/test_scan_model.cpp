@@ -10,6 +10,7 @@
 #include "data_gen.hpp"
 #include "parallel.hpp"
 #include "reference.hpp"
+#include "sample_keep.cuh"
 #include "scan_model.hpp"
 
 namespace deepselect::testing {
@@ -129,6 +130,39 @@ TEST_CASE("scan model: BlockOrder depends only on (m, seed, leading)") {
   }
 }
 
+TEST_CASE("row sample: one vector from each stretch of the row, as many as planned") {
+  for (const int vectors : {512, 513, 1000, 8191, 32767, 32768, 1 << 20, (1 << 29) - 3}) {
+    for (const int vec : {4, 8}) {
+      CAPTURE(vectors);
+      CAPTURE(vec);
+      const ds::RowSample plan = ds::plan_sample(64, vectors, vec, vectors * vec, 1 << 30);
+      REQUIRE(plan.points == std::min(vectors / ds::kSampleStretch, ds::kSampleElements / vec));
+      CHECK(plan.want >= 64LL * plan.points / vectors);
+      CHECK(4 * plan.want <= plan.points * vec);
+      // Stretch i spans [i * vectors / points, (i + 1) * vectors / points) up to rounding: each
+      // point lies in its own, and the stretches cover the row, one after the other.
+      uint32_t end_of_last = 0;
+      bool inside = true;
+      for (int point = 0; point < plan.points; ++point) {
+        const auto i = static_cast<uint32_t>(point);
+        const uint32_t lo = i * plan.stretch + std::min(i, plan.longer);
+        const uint32_t hi = lo + plan.stretch + (i < plan.longer ? 1u : 0u);
+        const uint32_t v = ds::sample_vector(i, plan, 0x5eedu);
+        inside &= lo == end_of_last && v >= lo && v < hi;
+        end_of_last = hi;
+      }
+      CHECK(inside);
+      CHECK(end_of_last == static_cast<uint32_t>(vectors));
+    }
+  }
+  // Too short for a sample, or a sample that would keep more than a quarter of itself.
+  CHECK(ds::plan_sample(2048, 511, 4, 511 * 4, 1 << 30).points == 0);
+  CHECK(ds::plan_sample(2048, 2048, 4, 8192, 1 << 30).points == 0);
+  CHECK(ds::plan_sample(0, 1 << 20, 4, 1 << 22, 1 << 30).points == 0);
+  // The buffer bounds the sample.
+  CHECK(ds::plan_sample(64, 1 << 20, 4, 1 << 22, 1344).points == 1344 / 4);
+}
+
 TEST_CASE("scan model: buffer bound, exact result and the seed's work bound") {
   const Shape shapes[] = {
       // The CPU-model table of docs/workloads.md.
@@ -178,11 +212,11 @@ TEST_CASE("scan model: buffer bound, exact result and the seed's work bound") {
   }
 }
 
-// The kernel's first compaction keeps what its sample predicts (ds::first_keep): the result
-// must stay exact and the buffer within its bound on every distribution, and the compaction work
-// must drop on random rows, which are never scanned twice. Rows whose leading block holds their
-// best (descending, and constant rows, whose ties go to the lower columns) are scanned twice.
-TEST_CASE("scan model: a sampled first threshold stays exact, and rescans only when misled") {
+// The kernel's threshold starts at its row sample's (ds::plan_sample): the result must stay
+// exact and the buffer within its bound on every distribution, no row of them may be scanned
+// twice (the sample is spread over the row, so rows whose values follow their columns are sampled
+// evenly), and the compaction work must not grow.
+TEST_CASE("scan model: the row sample's threshold stays exact and never misleads") {
   const Shape shapes[] = {
       {131072, 2048, 4096, 2048}, {131072, 512, 4096, 2048}, {129280, 50, 4096, 1024},
       {32768, 2048, 4096, 2048},  {100000, 1, 256, 1},       {5000, 4096, 512, 512},
@@ -209,10 +243,8 @@ TEST_CASE("scan model: a sampled first threshold stays exact, and rescans only w
           "scan model sampled N=%lld k=%d %-10s rows scanned twice %d/%zu, W %.3f N (%.3f N)\n",
           static_cast<long long>(shape.n), shape.k, dist_name(dist), rescanned, checks.size(),
           work / per_row, plain_work / per_row);
-      if (dist == Dist::normal || dist == Dist::relu_ties) {
-        CHECK(rescanned == 0);
-        CHECK(work <= plain_work);
-      }
+      CHECK(rescanned == 0);
+      CHECK(work <= plain_work);
     }
   }
 }

@@ -6,14 +6,54 @@
 #include <vector>
 
 #include "device_buffer.hpp"
+#include "dtype_bits.hpp"
 #include "gpu_check.hpp"
+#include "sample_keep.cuh"
 #include "test_support.hpp"
+#include "topk_internal.hpp"
 
 namespace deepselect::testing {
 namespace {
 
 constexpr uint64_t kSuiteSeed = 20240611;
 constexpr int kRandomCases = 4 * kSpecPeriod;
+
+// Rows of 131069 columns (odd, so that most rows start unaligned) of one distribution.
+CaseSpec long_rows(int seed, DType dtype, int64_t rows, int k, Dist dist) {
+  CaseSpec spec;
+  spec.seed = static_cast<uint64_t>(seed);
+  spec.dtype = dtype;
+  spec.rows = rows;
+  spec.n = 131069;
+  spec.k = k;
+  spec.dist = dist;
+  return spec;
+}
+
+// Sets every element of each row's sample (as the kernel draws it, sample_keep.cuh) above all
+// the others, so that fewer than k of the row beat the sample's threshold and the kernel must
+// scan the row again without it. Needs rows at the allocation's 256-byte alignment (x_shift 0).
+void put_best_in_sample(Problem& problem) {
+  const int bytes = problem.dtype == DType::f32 ? 4 : 2;
+  const int vec = 16 / bytes;
+  for (int64_t r = 0; r < problem.rows; ++r) {
+    const auto head = static_cast<int>(r * problem.stride() * bytes % 16 / bytes);
+    const int first_vector = (head + vec - 1) / vec;
+    const int vectors = (head + static_cast<int>(problem.n)) / vec - first_vector;
+    const ds::RowSample plan =
+        ds::plan_sample(problem.k, vectors, vec, static_cast<int>(problem.n), 1 << 30);
+    REQUIRE(plan.points > 0);
+    REQUIRE(plan.want < problem.k);
+    const uint32_t seed = ds::row_seed(kBlockOrderSeed, static_cast<uint32_t>(r));
+    for (int point = 0; point < plan.points; ++point) {
+      const uint32_t v = ds::sample_vector(static_cast<uint32_t>(point), plan, seed);
+      for (int j = 0; j < vec; ++j) {
+        const int64_t column = (first_vector + int64_t{v}) * vec + j - head;
+        problem.x[r * problem.stride() + column] = encode(1000.0 + point, problem.dtype);
+      }
+    }
+  }
+}
 
 }  // namespace
 
@@ -85,27 +125,37 @@ TEST_CASE("gpu: indexer decode shapes with decode bounds and the page table") {
   }
 }
 
-// A scan's first compaction keeps fewer than k when the first blocks look like a sample of the
-// row, and scans again when fewer than k beat that threshold: rows whose best values come first
-// (descending for largest, ascending for smallest) always fail it; random rows rarely do.
-TEST_CASE("gpu: rows whose best values come first") {
+// The threshold starts at the row sample's (templates/sample_keep.cuh). Rows whose values
+// follow their columns must be sampled evenly (no second scan, checked by the CPU model) and
+// selected exactly, largest and smallest.
+TEST_CASE("gpu: rows whose values follow their columns") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
   int index = 0;
   for (DType dtype : {DType::f32, DType::bf16}) {
-    for (int64_t rows : {int64_t{70}, int64_t{40}}) {  // one CTA per row, and two
+    for (int64_t rows : {int64_t{70}, int64_t{40}, int64_t{1}}) {  // 1 CTA per row, 2, and 8
       for (int k : {64, 2048}) {
         for (Dist dist : {Dist::descending, Dist::ascending, Dist::normal}) {
-          CaseSpec spec;
-          spec.seed = 700 + static_cast<uint64_t>(index);
-          spec.dtype = dtype;
-          spec.rows = rows;
-          spec.n = 131069;
-          spec.k = k;
-          spec.dist = dist;
+          CaseSpec spec = long_rows(700 + index, dtype, rows, k, dist);
           spec.largest = dist != Dist::ascending;
-          CHECK(check_on_gpu("best first " + std::to_string(index++), spec));
+          CHECK(check_on_gpu("columns " + std::to_string(index++), spec));
         }
+      }
+    }
+  }
+}
+
+// A sample that misled makes the kernel scan the row again, on every path: scanned with one
+// CTA per row, split over a cluster, and resident (each part whole in shared memory).
+TEST_CASE("gpu: rows whose sample holds their best values") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16}) {
+    for (int64_t rows : {int64_t{70}, int64_t{40}, int64_t{6}, int64_t{1}}) {
+      for (int k : {64, 2048}) {
+        const CaseSpec spec = long_rows(800 + index, dtype, rows, k, Dist::normal);
+        CHECK(check_on_gpu("misled sample " + std::to_string(index++), spec, put_best_in_sample));
       }
     }
   }
@@ -172,13 +222,14 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[6].index_offset = true;
   cases[6].layout.raw_indices = true;
   cases[6].layout.ld_raw = 65;
-  cases[7].rows = 66;  // one CTA per row on 132 SMs, scanned twice: the best values come first
+  cases[7].rows = 66;  // one CTA per row on 132 SMs, scanned twice: the sample misled
   cases[7].n = 40000;
   cases[7].k = 64;
-  cases[7].dist = Dist::descending;
+  cases[7].dist = Dist::normal;
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
-    CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i]));
+    CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i],
+                       i == 7 ? put_best_in_sample : std::function<void(Problem&)>()));
   }
 }
 
