@@ -21,6 +21,7 @@
 
 #include "atomic_file.hpp"
 #include "driver.hpp"
+#include "sources.hpp"
 
 namespace deepselect {
 namespace {
@@ -28,7 +29,8 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-constexpr int kFormat = 1;
+// Format 2 added the kernel sources to the fingerprint.
+constexpr int kFormat = 2;
 // Buckets reach 2^62 rows or elements, so that 1 << log2 fits an int64_t.
 constexpr int kMaxLog2 = 62;
 // A tuning table holds at most a few hundred entries; a larger file is not one of ours.
@@ -120,7 +122,8 @@ DeviceFingerprint parse_fingerprint(const Fields& fields) {
                            .cc_major = fields.integer("cc_major", 0),
                            .cc_minor = fields.integer("cc_minor", 0),
                            .driver_version = fields.integer("driver_version", 0),
-                           .library_version = fields.text("library_version")};
+                           .library_version = fields.text("library_version"),
+                           .kernel_sources = fields.text("kernel_sources")};
 }
 
 std::pair<ShapeBucket, TunedChoice> parse_entry(const Fields& fields) {
@@ -203,7 +206,8 @@ Json fingerprint_json(const DeviceFingerprint& fingerprint) {
               {"cc_major", fingerprint.cc_major},
               {"cc_minor", fingerprint.cc_minor},
               {"driver_version", fingerprint.driver_version},
-              {"library_version", fingerprint.library_version}};
+              {"library_version", fingerprint.library_version},
+              {"kernel_sources", fingerprint.kernel_sources}};
 }
 
 Json entry_json(const ShapeBucket& bucket, const TunedChoice& choice) {
@@ -239,8 +243,8 @@ int ceil_log2(int64_t value, const char* argument) {
 }  // namespace
 
 std::string DeviceFingerprint::to_string() const {
-  return fmt::format("{} ({} SMs, cc {}.{}, driver {}, deepselect {})", gpu_name, sm_count,
-                     cc_major, cc_minor, driver_version, library_version);
+  return fmt::format("{} ({} SMs, cc {}.{}, driver {}, deepselect {}, kernels {})", gpu_name,
+                     sm_count, cc_major, cc_minor, driver_version, library_version, kernel_sources);
 }
 
 DeviceFingerprint DeviceFingerprint::of_device(int ordinal) {
@@ -258,7 +262,8 @@ DeviceFingerprint DeviceFingerprint::of_device(int ordinal) {
       .cc_major = device_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR),
       .cc_minor = device_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR),
       .driver_version = driver_version,
-      .library_version = DEEPSELECT_VERSION};
+      .library_version = DEEPSELECT_VERSION,
+      .kernel_sources = templates_digest().substr(0, 16)};
 }
 
 std::string ShapeBucket::to_string() const {

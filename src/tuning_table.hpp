@@ -22,6 +22,7 @@ struct DeviceFingerprint {
   int cc_major = 0, cc_minor = 0;
   int driver_version = 0;       // cuDriverGetVersion
   std::string library_version;  // DEEPSELECT_VERSION
+  std::string kernel_sources;   // the kernel templates' digest (16 hex digits): the kernels timed
   bool operator==(const DeviceFingerprint&) const = default;
   std::string to_string() const;  // human readable, one line
   // Queries device `ordinal` through the driver table (throws Error without a GPU).

@@ -442,7 +442,7 @@ TEST_CASE("spec list: cache/default.specs lists exactly default_specs(), without
 }
 
 TEST_CASE("plan: a tuning table entry for the shape's bucket replaces the default choice") {
-  TuningTable table(DeviceFingerprint{"test gpu", kH200Sms, 9, 0, 13000, version()});
+  TuningTable table(DeviceFingerprint{"test gpu", kH200Sms, 9, 0, 13000, version(), "kernels"});
   const KernelSpec plain = plan_spec(DType::f32, 2048, 64, kRowLength, DeviceInfo{kSm90, kH200Sms});
   table.set(ShapeBucket::of(DType::f32, 2048, 64, kRowLength), TunedChoice{8192, 4096, 1024, 4, 3});
   const DeviceInfo tuned_device{kSm90, kH200Sms, &table};

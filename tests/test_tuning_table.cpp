@@ -15,6 +15,7 @@
 #include <deepselect/deepselect.hpp>
 
 #include "driver.hpp"
+#include "sources.hpp"
 #include "spec.hpp"
 #include "test_support.hpp"
 #include "tuning_table.hpp"
@@ -33,7 +34,8 @@ DeviceFingerprint sample_fingerprint() {
                            .cc_major = 9,
                            .cc_minor = 0,
                            .driver_version = 12080,
-                           .library_version = "0.1.0"};
+                           .library_version = "0.1.0",
+                           .kernel_sources = "0123456789abcdef"};
 }
 
 // Three entries with distinct values in every field, and times that need all their digits.
@@ -114,8 +116,8 @@ std::vector<CorruptCase> corrupt_cases() {
       {"garbage bytes", std::string{'\x7f', 'E', 'L', 'F', '\0', '\xff', '\xfe', '\x01'},
        "malformed JSON"},
       {"not an object", "[1, 2, 3]", "the document is not an object"},
-      {"wrong format number", replaced(good, "\"format\": 1", "\"format\": 2"), "format 2"},
-      {"missing format", replaced(good, "\"format\": 1,", ""), "format is missing"},
+      {"wrong format number", replaced(good, "\"format\": 2", "\"format\": 1"), "format 1"},
+      {"missing format", replaced(good, "\"format\": 2,", ""), "format is missing"},
       {"unknown dtype", replaced(good, "\"dtype\": \"bf16\"", "\"dtype\": \"f64\""),
        "entries[0].dtype is 'f64'"},
       {"negative block", replaced(good, "\"block\": 4096", "\"block\": -1"),
@@ -137,6 +139,9 @@ std::vector<CorruptCase> corrupt_cases() {
        "rows_log2 is 63"},
       {"fingerprint sm_count", replaced(good, "\"sm_count\": 132", "\"sm_count\": 0"),
        "fingerprint.sm_count is 0"},
+      {"no kernel sources (format 1)",
+       replaced(good, ",\n    \"kernel_sources\": \"0123456789abcdef\"", ""),
+       "fingerprint.kernel_sources is missing"},
       {"entries not an array", replaced(empty, "\"entries\": []", "\"entries\": {}"),
        "entries is not an array"},
       {"duplicate bucket", with_first_entry_twice(good),
@@ -147,7 +152,7 @@ std::vector<CorruptCase> corrupt_cases() {
 TEST_CASE("tuning table: JSON round trip keeps the fingerprint, entries and numbers") {
   const TuningTable table = sample_table();
   const std::string text = table.to_json();
-  CHECK(contains(text, "\"format\": 1"));
+  CHECK(contains(text, "\"format\": 2"));
   CHECK(contains(text, "\"gpu_name\": \"NVIDIA H200\""));
   const TuningTable parsed = TuningTable::from_json(text);
   check_same_table(parsed, table);
@@ -235,9 +240,11 @@ TEST_CASE("tuning table: a table for another fingerprint loads as nullopt naming
   other_driver.driver_version = 13000;
   DeviceFingerprint other_library = sample_fingerprint();
   other_library.library_version = "0.2.0";
+  DeviceFingerprint other_kernels = sample_fingerprint();
+  other_kernels.kernel_sources = "fedcba9876543210";
   TempDir tmp;
   const fs::path file = tmp.path() / "table.json";
-  for (const DeviceFingerprint& other : {other_gpu, other_driver, other_library}) {
+  for (const DeviceFingerprint& other : {other_gpu, other_driver, other_library, other_kernels}) {
     INFO(other.to_string());
     REQUIRE_FALSE(other == sample_fingerprint());
     TuningTable foreign(other);
@@ -256,12 +263,13 @@ TEST_CASE("tuning table: a table for another fingerprint loads as nullopt naming
 TEST_CASE("tuning table: path_for differs per fingerprint and lies under cache_dir/tuning") {
   const fs::path cache = "/var/cache/deepselect";
   const DeviceFingerprint base = sample_fingerprint();
-  std::vector<DeviceFingerprint> fingerprints(6, base);
+  std::vector<DeviceFingerprint> fingerprints(7, base);
   fingerprints[1].gpu_name = "NVIDIA B200";
   fingerprints[2].sm_count = 114;
   fingerprints[3].cc_minor = 1;
   fingerprints[4].driver_version = 12090;
   fingerprints[5].library_version = "0.1.1";
+  fingerprints[6].kernel_sources = "0123456789abcdee";
   std::vector<fs::path> paths;
   for (const DeviceFingerprint& fingerprint : fingerprints) {
     const fs::path path = TuningTable::path_for(cache, fingerprint);
@@ -277,7 +285,8 @@ TEST_CASE("tuning table: path_for differs per fingerprint and lies under cache_d
 
 TEST_CASE("tuning table: the fingerprint text names every field") {
   const std::string text = sample_fingerprint().to_string();
-  CHECK(text == "NVIDIA H200 (132 SMs, cc 9.0, driver 12080, deepselect 0.1.0)");
+  CHECK(text ==
+        "NVIDIA H200 (132 SMs, cc 9.0, driver 12080, deepselect 0.1.0, kernels 0123456789abcdef)");
   CHECK(text.find('\n') == std::string::npos);
   if (driver_or_null() == nullptr) {
     CHECK_THROWS_AS(DeviceFingerprint::of_device(0), Error);
@@ -288,6 +297,7 @@ TEST_CASE("tuning table: the fingerprint text names every field") {
     CHECK(device.cc_major > 0);
     CHECK(device.driver_version > 0);
     CHECK(device.library_version == DEEPSELECT_VERSION);
+    CHECK(device.kernel_sources == templates_digest().substr(0, 16));
   }
 }
 
