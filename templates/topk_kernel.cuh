@@ -288,7 +288,10 @@ struct TopkRow {
 
   // Reads the row's sample (sample_keep.cuh) into the buffer and raises the threshold to the
   // word below which the sample's best `want` (and at most want / 16 more) lie. Every CTA of a
-  // cluster reads the same sample, so they share the threshold. Returns false, changing nothing,
+  // cluster reads the same sample, so they share the threshold. The word may be a radix bin's
+  // edge that no element has (a key between -0.0's and +0.0's, or a NaN pattern); its float form
+  // still cuts the contract's order at one place, which is all the end check needs (a cut above
+  // the sample's best only costs the second scan). Returns false, changing nothing,
   // when the row is too short for a sample to pay. Elements [prefetch_lo, prefetch_hi) of the
   // aligned view, which the caller reads next, are asked into L2 meanwhile.
   DS_DEV bool sample_threshold(int keep, int prefetch_lo = 0, int prefetch_hi = 0) {
