@@ -22,8 +22,9 @@ std::vector<std::string> tune(const std::vector<TuneRequest>& shapes, double bud
   std::vector<std::string> lines;
   for (const TuneResult& r : results) {
     lines.push_back(fmt::format("{}: {} -> {} ({:.2f} -> {:.2f} us), stored in {}", r.shape.name,
-                                r.default_spec.to_string(), r.chosen_spec.to_string(), r.default_us,
-                                r.chosen_us, file.string()));
+                                r.default_spec.to_string(), r.chosen_spec.to_string(),
+                                geometric_mean(r.default_us), geometric_mean(r.chosen_us),
+                                file.string()));
   }
   return lines;
 }

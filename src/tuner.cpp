@@ -18,6 +18,7 @@
 #include "float_bits.hpp"
 #include "graph_timing.hpp"
 #include "topk_internal.hpp"
+#include "workload_values.hpp"
 
 namespace deepselect {
 namespace {
@@ -40,18 +41,36 @@ std::vector<uint32_t> normal_floats(size_t count) {
   return bits;
 }
 
-// Input buffers of one shape in rotation (the same values in each, at distinct addresses).
+// The shape's element values under dist, row by row.
+std::vector<float> tune_values(const TuneShape& shape, TuneDist dist) {
+  const size_t columns = static_cast<size_t>(shape.n);
+  const size_t count = static_cast<size_t>(shape.rows) * columns;
+  std::vector<float> values(count);
+  if (dist == TuneDist::ascending) {
+    for (size_t i = 0; i < count; ++i) {
+      values[i] = static_cast<float>(ascending_value(i % columns, columns));
+    }
+    return values;
+  }
+  const std::vector<uint32_t> draws = normal_floats(count);
+  for (size_t i = 0; i < count; ++i) {
+    const float draw = std::bit_cast<float>(draws[i]);
+    values[i] = dist == TuneDist::normal ? draw : static_cast<float>(relu_ties_value(draw));
+  }
+  return values;
+}
+
+// Input buffers of one shape and distribution in rotation (the same values in each, at distinct
+// addresses).
 struct Inputs {
   std::vector<std::unique_ptr<DeviceMemory>> buffers;
 
-  explicit Inputs(const TuneShape& shape) {
-    const size_t count = static_cast<size_t>(shape.rows * shape.n);
-    const std::vector<uint32_t> floats = normal_floats(count);
-    std::string bytes(count * dtype_bytes(shape.dtype), '\0');
-    for (size_t i = 0; i < count; ++i) {
-      const uint32_t bits = shape.dtype == DType::f32
-                                ? floats[i]
-                                : to_dtype_bits(shape.dtype, std::bit_cast<float>(floats[i]));
+  Inputs(const TuneShape& shape, TuneDist dist) {
+    const std::vector<float> values = tune_values(shape, dist);
+    std::string bytes(values.size() * dtype_bytes(shape.dtype), '\0');
+    for (size_t i = 0; i < values.size(); ++i) {
+      const uint32_t bits = shape.dtype == DType::f32 ? std::bit_cast<uint32_t>(values[i])
+                                                      : to_dtype_bits(shape.dtype, values[i]);
       std::memcpy(bytes.data() + i * dtype_bytes(shape.dtype), &bits, dtype_bytes(shape.dtype));
     }
     const size_t copies = std::max<size_t>(2, (kRotationBytes + bytes.size() - 1) / bytes.size());
@@ -141,14 +160,16 @@ std::vector<KernelSpec> neighbours(const KernelSpec& base) {
   return specs;
 }
 
-// base with each field group taken from the fastest neighbour that changed it.
+// base with each field group taken from the neighbour with the best score that changed it.
 KernelSpec combine_winners(const KernelSpec& base,
-                           const std::vector<std::pair<KernelSpec, double>>& measured,
-                           double base_us) {
+                           const std::vector<std::pair<KernelSpec, DistTimes>>& measured,
+                           const DistTimes& base_us) {
   KernelSpec combined = base;
-  double best_block2 = base_us, best_stages = base_us, best_cluster = base_us,
-         best_threads = base_us;
-  for (const auto& [spec, us] : measured) {
+  const double base_score = geometric_mean(base_us);
+  double best_block2 = base_score, best_stages = base_score, best_cluster = base_score,
+         best_threads = base_score;
+  for (const auto& [spec, times] : measured) {
+    const double us = geometric_mean(times);
     if (spec.block2 != base.block2 && us < best_block2) {
       best_block2 = us;
       combined.block2 = spec.block2;
@@ -200,6 +221,32 @@ class CandidateMismatch : public Error {
 
 }  // namespace
 
+const char* tune_dist_name(TuneDist dist) {
+  switch (dist) {
+    case TuneDist::normal:
+      return "normal";
+    case TuneDist::relu_ties:
+      return "relu_ties";
+    case TuneDist::ascending:
+      return "ascending";
+  }
+  return "?";
+}
+
+double geometric_mean(const DistTimes& us) {
+  double log_sum = 0.0;
+  for (double t : us) log_sum += std::log(t);
+  return std::exp(log_sum / static_cast<double>(us.size()));
+}
+
+bool beats(const DistTimes& candidate, const DistTimes& base) {
+  if (!(geometric_mean(candidate) < geometric_mean(base) * (1.0 - kTuneMargin))) return false;
+  for (size_t d = 0; d < candidate.size(); ++d) {
+    if (!(candidate[d] <= base[d] * (1.0 + kTuneMargin))) return false;
+  }
+  return true;
+}
+
 std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOptions& options,
                              TuningTable& table) {
   const auto start = std::chrono::steady_clock::now();
@@ -222,22 +269,30 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
       result.shape = shape;
       result.default_spec = plan_spec(shape.dtype, shape.k, shape.rows, shape.n, device);
       result.bucket = ShapeBucket::of(shape.dtype, result.default_spec.k_max, shape.rows, shape.n);
-      const Inputs inputs(shape);
+      std::vector<Inputs> inputs;
+      for (TuneDist dist : kTuneDists) inputs.emplace_back(shape, dist);
       const DeviceMemory indices(static_cast<size_t>(shape.rows) * shape.k * sizeof(int32_t));
-      const std::vector<int32_t> expected =
-          selected_sets(shape, result.default_spec, inputs, indices, stream);
+      std::vector<std::vector<int32_t>> expected;
+      for (const Inputs& on : inputs) {
+        expected.push_back(selected_sets(shape, result.default_spec, on, indices, stream));
+      }
       const auto measure = [&](const KernelSpec& spec) {
-        if (selected_sets(shape, spec, inputs, indices, stream) != expected) {
-          throw Error(
-              fmt::format("deepselect tune: {} selects a different set than the default "
-                          "on {}",
-                          spec.to_string(), shape.name));
+        DistTimes us{};
+        std::string line;
+        for (size_t d = 0; d < kTuneDists.size(); ++d) {
+          if (selected_sets(shape, spec, inputs[d], indices, stream) != expected[d]) {
+            throw CandidateMismatch(
+                fmt::format("deepselect tune: {} selects a different set than the default on "
+                            "{} ({} values)",
+                            spec.to_string(), shape.name, tune_dist_name(kTuneDists[d])));
+          }
+          us[d] = time_spec(shape, spec, inputs[d], indices, options.replays, stream);
+          line += fmt::format(" {} {:.2f}", tune_dist_name(kTuneDists[d]), us[d]);
         }
-        const double us = time_spec(shape, spec, inputs, indices, options.replays, stream);
         ++result.candidates;
-        report(fmt::format("[{}/{}] {} {}: {:.2f} us  {}  ({:.0f} s left)", s + 1, shapes.size(),
-                           shape.name, result.bucket.to_string(), us, spec.to_string(),
-                           std::max(0.0, seconds_left())));
+        report(fmt::format("[{}/{}] {} {}:{} us, score {:.2f}  {}  ({:.0f} s left)", s + 1,
+                           shapes.size(), shape.name, result.bucket.to_string(), line,
+                           geometric_mean(us), spec.to_string(), std::max(0.0, seconds_left())));
         return us;
       };
       std::vector<KernelSpec> candidates = neighbours(result.default_spec);
@@ -247,7 +302,7 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
       result.default_us = measure(result.default_spec);
       result.chosen_spec = result.default_spec;
       result.chosen_us = result.default_us;
-      std::vector<std::pair<KernelSpec, double>> measured;
+      std::vector<std::pair<KernelSpec, DistTimes>> measured;
       for (const KernelSpec& spec : candidates) {
         if (seconds_left() <= 0) break;
         try {
@@ -266,19 +321,16 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
         measured.emplace_back(combined, measure(combined));
       }
       for (const auto& [spec, us] : measured) {
-        if (us < result.chosen_us) {
+        if (beats(us, result.default_us) && geometric_mean(us) < geometric_mean(result.chosen_us)) {
           result.chosen_us = us;
           result.chosen_spec = spec;
         }
       }
-      if (result.chosen_us > result.default_us * (1.0 - kTuneMargin)) {
-        result.chosen_spec = result.default_spec;
-        result.chosen_us = result.default_us;
-      }
       const KernelSpec& chosen = result.chosen_spec;
-      table.set(result.bucket,
-                TunedChoice{chosen.block, chosen.block2, chosen.threads, chosen.cluster,
-                            chosen.stages, result.chosen_us, result.default_us});
+      table.set(
+          result.bucket,
+          TunedChoice{chosen.block, chosen.block2, chosen.threads, chosen.cluster, chosen.stages,
+                      geometric_mean(result.chosen_us), geometric_mean(result.default_us)});
       results.push_back(result);
     }
   } catch (...) {

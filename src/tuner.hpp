@@ -4,6 +4,7 @@
 
 #include <cuda.h>
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -13,6 +14,24 @@
 #include "tuning_table.hpp"
 
 namespace deepselect {
+
+// The value distributions every candidate is timed on (docs/workloads.md), so that a choice
+// that wins on one cannot lose on another unseen: specs that ran faster on normal data ran 30%
+// slower on ascending rows (bench/results/NOTES.md, Changes 15 and 19).
+enum class TuneDist { normal, relu_ties, ascending };
+inline constexpr std::array<TuneDist, 3> kTuneDists = {TuneDist::normal, TuneDist::relu_ties,
+                                                       TuneDist::ascending};
+const char* tune_dist_name(TuneDist dist);
+
+// Microseconds per call on each of kTuneDists, in that order.
+using DistTimes = std::array<double, kTuneDists.size()>;
+
+// The geometric mean of times (all positive): a candidate's score.
+double geometric_mean(const DistTimes& us);
+
+// Whether a candidate timed `candidate` replaces a spec timed `base`: its score is lower by more
+// than kTuneMargin, and no distribution is slower by more than kTuneMargin.
+bool beats(const DistTimes& candidate, const DistTimes& base);
 
 struct TuneShape {
   std::string name;  // for progress lines
@@ -34,16 +53,18 @@ struct TuneResult {
   ShapeBucket bucket;
   KernelSpec default_spec;
   KernelSpec chosen_spec;
-  double default_us = 0.0;
-  double chosen_us = 0.0;
+  DistTimes default_us{};  // per distribution
+  DistTimes chosen_us{};
   int candidates = 0;  // measured, the default included
 };
 
 // Measures, for each shape in order: the planner's default (tuning table ignored), then
 // candidates that change one of B2, stages, cluster, threads/B, then the combination of the
-// per-field winners; every candidate's output must equal the default's. A candidate replaces
-// the default only when it is faster by more than `kTuneMargin`. Winners go into table.
-// Uses the current context; allocates its own inputs (normal data, > 4 x 60 MB in rotation).
+// per-field winners, each on every distribution of kTuneDists; every candidate's output must
+// equal the default's (a candidate that differs is a kernel bug: tune throws). The candidate with
+// the best score among those that beat the default (beats()) replaces it. Winners go into
+// table, with their scores. Uses the current context; allocates its own inputs (> 4 x 60 MB in
+// rotation per distribution).
 std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOptions& options,
                              TuningTable& table);
 

@@ -44,8 +44,10 @@ struct ShapeBucket {
 // What tuning chose for a bucket: the spec fields it overrides, and what it measured.
 struct TunedChoice {
   int block = 0, block2 = 0, threads = 0, cluster = 0, stages = 0;
-  double tuned_us = 0.0;    // the winner's median us per call
-  double default_us = 0.0;  // the planner default's, same run
+  // The winner's and the planner default's median us per call, same run: geometric means over
+  // the distributions tuning times (kTuneDists in tuner.hpp).
+  double tuned_us = 0.0;
+  double default_us = 0.0;
   // spec with block, block2, threads, cluster, stages replaced.
   KernelSpec apply(KernelSpec spec) const;
 };

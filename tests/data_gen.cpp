@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "dtype_bits.hpp"
+#include "workload_values.hpp"
 
 namespace deepselect::testing {
 namespace {
@@ -64,22 +65,22 @@ std::mt19937_64 make_rng(uint64_t seed, uint64_t stream) {
 
 void generate(Dist dist, DType dtype, std::span<uint32_t> out, std::mt19937_64& rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
-  const double span = static_cast<double>(std::max<size_t>(out.size(), 1));
+  const size_t columns = std::max<size_t>(out.size(), 1);
   switch (dist) {
     case Dist::normal:
       fill_with(dtype, out, [&](size_t) { return normal(rng); });
       break;
     case Dist::relu_ties:
-      fill_with(dtype, out, [&](size_t) { return std::max(0.0, normal(rng) - 1.28); });
+      fill_with(dtype, out, [&](size_t) { return relu_ties_value(normal(rng)); });
       break;
     case Dist::narrow:
       fill_with(dtype, out, [&](size_t) { return 3.0 + 0.03 * normal(rng); });
       break;
     case Dist::ascending:
-      fill_with(dtype, out, [&](size_t i) { return -4.0 + 8.0 * static_cast<double>(i) / span; });
+      fill_with(dtype, out, [&](size_t i) { return ascending_value(i, columns); });
       break;
     case Dist::descending:
-      fill_with(dtype, out, [&](size_t i) { return 4.0 - 8.0 * static_cast<double>(i) / span; });
+      fill_with(dtype, out, [&](size_t i) { return descending_value(i, columns); });
       break;
     case Dist::quantized:
       fill_with(dtype, out, [&](size_t) { return std::round(32.0 * normal(rng)) / 32.0; });

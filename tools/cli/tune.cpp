@@ -75,15 +75,23 @@ void run_tune(const TuneCommandOptions& options) {
   std::vector<TuneResult> results;
   const std::filesystem::path file = tune_and_store(shapes, tune_options, &results);
 
-  fmt::print("\n{:<18} {:<26} {:>10} {:>10} {:>7}  {}\n", "shape", "bucket", "default us",
-             "tuned us", "gain", "choice");
+  // Scores are geometric means over the distributions; the gains are per distribution.
+  fmt::print("\n{:<18} {:<26} {:>10} {:>10} {:>7}  {:<26} {}\n", "shape", "bucket", "default us",
+             "tuned us", "gain", "gain per distribution", "choice");
   for (const TuneResult& r : results) {
+    std::string gains;
+    for (size_t d = 0; d < kTuneDists.size(); ++d) {
+      gains += fmt::format("{:.2f}x ", r.default_us[d] / r.chosen_us[d]);
+    }
+    const double default_score = geometric_mean(r.default_us);
+    const double chosen_score = geometric_mean(r.chosen_us);
     fmt::print(
-        "{:<18} {:<26} {:>10.2f} {:>10.2f} {:>6.2f}x  B={} B2={} threads={} cluster={} "
+        "{:<18} {:<26} {:>10.2f} {:>10.2f} {:>6.2f}x  {:<26} B={} B2={} threads={} cluster={} "
         "stages={} ({} measured)\n",
-        r.shape.name + " k" + std::to_string(r.shape.k), r.bucket.to_string(), r.default_us,
-        r.chosen_us, r.default_us / r.chosen_us, r.chosen_spec.block, r.chosen_spec.block2,
-        r.chosen_spec.threads, r.chosen_spec.cluster, r.chosen_spec.stages, r.candidates);
+        r.shape.name + " k" + std::to_string(r.shape.k), r.bucket.to_string(), default_score,
+        chosen_score, default_score / chosen_score, gains, r.chosen_spec.block,
+        r.chosen_spec.block2, r.chosen_spec.threads, r.chosen_spec.cluster, r.chosen_spec.stages,
+        r.candidates);
   }
   fmt::print("{} of {} shapes tuned; table written to {}\n", results.size(), shapes.size(),
              file.string());
