@@ -1,12 +1,15 @@
-// DeepSelect top-k, one cluster of kCluster CTAs per row. The row is scanned in blocks of kB
-// elements, the first block first and the rest in a fixed pseudo-random order (BlockOrder);
-// elements better than the running k-th candidate are appended to a shared-memory candidate buffer,
-// which a radix select compacts back to k whenever it holds k + kB2. Candidates are (key, ~column)
+// DeepSelect top-k, one cluster of kCluster CTAs per row. A sample of the row (sample_keep.cuh)
+// sets the first threshold; then the row is scanned in blocks of kB elements, the first block
+// first and the rest in a fixed pseudo-random order (BlockOrder); elements better than the
+// threshold are appended to a shared-memory candidate buffer, which a radix select compacts back
+// to k (raising the threshold) whenever it holds k + kB2. A scan that ends with fewer than k
+// candidates (the sample misled) runs again without the sample. Candidates are (key, ~column)
 // words, so integer order is the contract's total order and a plateau of equal values cannot grow
-// the buffer. With kCluster > 1 the CTAs share the row's block order (CTA r takes steps r, r +
-// kCluster, ...), and then select the best k of all their candidates together, histograms summed
-// through distributed shared memory, before CTA 0 gathers them. A CTA whose part of the row fits
-// the buffer whole skips the scan and takes every element of its part as a candidate.
+// the buffer. With kCluster > 1 the CTAs share the sample and the row's block order (CTA r takes
+// steps r, r + kCluster, ...); CTA 0 then gathers the cluster's candidates through distributed
+// shared memory and selects the best k (when they do not fit its buffer, the CTAs first select
+// together, histograms summed across the cluster). A CTA whose part of the row fits the buffer
+// whole skips the scan and takes the elements of its part that beat the sample's threshold.
 #pragma once
 #include "bitonic_sort.cuh"
 #include "block_order.cuh"
