@@ -303,8 +303,9 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
       result.chosen_spec = result.default_spec;
       result.chosen_us = result.default_us;
       std::vector<std::pair<KernelSpec, DistTimes>> measured;
-      for (const KernelSpec& spec : candidates) {
-        if (seconds_left() <= 0) break;
+      // A candidate that fails to compile or launch is skipped; one that selects another set
+      // stops the run.
+      const auto try_measure = [&](const KernelSpec& spec) {
         try {
           measured.emplace_back(spec, measure(spec));
         } catch (const CandidateMismatch&) {
@@ -313,12 +314,16 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
           report(fmt::format("[{}/{}] {}: skipped {}: {}", s + 1, shapes.size(), shape.name,
                              spec.to_string(), error.what()));
         }
+      };
+      for (const KernelSpec& spec : candidates) {
+        if (seconds_left() <= 0) break;
+        try_measure(spec);
       }
       const KernelSpec combined = combine_winners(result.default_spec, measured, result.default_us);
       if (!(combined == result.default_spec) && seconds_left() > 0 && is_valid(combined) &&
           std::none_of(measured.begin(), measured.end(),
                        [&](const auto& m) { return m.first == combined; })) {
-        measured.emplace_back(combined, measure(combined));
+        try_measure(combined);
       }
       for (const auto& [spec, us] : measured) {
         if (beats(us, result.default_us) && geometric_mean(us) < geometric_mean(result.chosen_us)) {

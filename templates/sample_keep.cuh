@@ -18,8 +18,9 @@ static const int kSampleMinPoints = 64;
 // A sample of `sampled` of the row's `total` elements, were it uniform, holds about keep *
 // sampled / total of the row's best keep. Keeping that many of the sample's best plus five
 // standard deviations and 8 sets a threshold that at least keep of the row beat, unless the
-// sample misled (about one row in 10^6 of random rows): the scan then ends with fewer than keep
-// candidates and the row is scanned again without it.
+// sample misled (about one row in 10^6 of rows with independent elements; more often where a
+// vector's neighbouring elements rank alike, since each point reads a whole vector): the scan
+// then ends with fewer than keep candidates and the row is scanned again without it.
 DS_HD int sample_keep(int keep, int sampled, int total) {
   const float expected = float(keep) * float(sampled) / float(total > sampled ? total : sampled);
   const int margin = int(expected + 5.0f * sqrtf(expected)) + 8;

@@ -290,12 +290,9 @@ struct TopkRow {
   }
 
   // Reads the row's sample (sample_keep.cuh) into the buffer and raises the threshold to the
-  // word below which the sample's best `want` (and at most want / 16 more) lie. Every CTA of a
-  // cluster reads the same sample, so they share the threshold. The word may be a radix bin's
-  // edge that no element has (a key between -0.0's and +0.0's, or a NaN pattern); its float form
-  // still cuts the contract's order at one place, which is all the end check needs (a cut above
-  // the sample's best only costs the second scan). Returns false, changing nothing,
-  // when the row is too short for a sample to pay. Elements [prefetch_lo, prefetch_hi) of the
+  // worst of the sample's best `want` (and at most want / 16 more). Every CTA of a cluster reads
+  // the same sample, so they share the threshold. Returns false, changing nothing, when the row
+  // is too short for a sample to pay. Elements [prefetch_lo, prefetch_hi) of the
   // aligned view, which the caller reads next, are asked into L2 meanwhile.
   DS_DEV bool sample_threshold(int keep, int prefetch_lo = 0, int prefetch_hi = 0) {
     const int first_vector = (head + kVec - 1) / kVec;
@@ -322,8 +319,24 @@ struct TopkRow {
       }
     }
     __syncthreads();
-    set_threshold(radix_select<kThreads, 1>(cand, sample.points * kVec, u32(sample.want),
-                                            u32(sample.want) / 16u, mine, scratch.radix));
+    const u64 bound = radix_select<kThreads, 1>(cand, sample.points * kVec, u32(sample.want),
+                                                u32(sample.want) / 16u, mine, scratch.radix);
+    // The threshold is the worst word kept, an element's, not the bound: a bound may fall on a
+    // key that no value has (between -0.0's and +0.0's, or a NaN pattern), whose float form
+    // the filter's shortcuts misread (a NaN limit makes every element unsure, and
+    // settle_ties_by_block then takes whole blocks). Each thread reads back its own words.
+    u64 worst = ~0ull;
+#pragma unroll
+    for (int q = 0; q < (kMostPoints + kThreads - 1) / kThreads; ++q) {
+      const int point = q * kThreads + int(threadIdx.x);
+      if (point >= sample.points) break;
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const u64 word = cand[point * kVec + j];
+        if (word >= bound && word < worst) worst = word;
+      }
+    }
+    set_threshold(block_min<kWarps>(worst, scratch.warp_min));
     return true;
   }
 
@@ -391,10 +404,10 @@ struct TopkRow {
     return make_uint4(packed[0], packed[1], packed[2], packed[3]);
   }
 
-  // Takes the elements of this CTA's part of the row that beat the threshold as candidates, in
-  // column order: the whole part fits the buffer, so nothing is compacted. Without a threshold
-  // (`filtered` false) every element is taken, at its own place. Returns bounds of this thread's
-  // candidates.
+  // Takes the elements of this CTA's part of the row that beat the threshold as candidates
+  // (in a fixed order: by round, then thread): the whole part fits the buffer, so nothing is
+  // compacted. Without a threshold (`filtered` false) every element is taken, at its own place.
+  // Returns bounds of this thread's candidates.
   DS_DEV Extremes load_resident(int part, bool filtered) {
     const int lo = int(rank) * part;
     const int hi = min(lo + part, span);
@@ -428,7 +441,7 @@ struct TopkRow {
         }
         if (filtered || check_nan) classify_vector(vectors[u], u * kVec, &taken, &unsure);
       }
-      // Without a threshold, every element but NaN is sure, so unsure finds the NaN.
+      // Without a threshold classify runs only to find NaN (unsure, with -inf's ties).
       taken = filtered ? taken & valid : valid;
       unsure &= valid;
       if (unsure != 0u) {
@@ -625,8 +638,8 @@ struct TopkRow {
     parity = 0;
     saw_nan = false;
     orient = (p.flags & kFlagLargest) != 0u ? 1.0f : -1.0f;
-    // A part of the row that fits the buffer whole is taken as it is: no scan, and one select
-    // (over the cluster's parts when the row is split).
+    // A part of the row that fits the buffer whole is loaded at once, filtered by the sample's
+    // threshold (no scan), and selected once (over the cluster's parts when the row is split).
     const int part = resident_part();
     const bool resident = part <= kCapacity;
     int total = 0;
@@ -634,7 +647,8 @@ struct TopkRow {
       start_scan(keep);
       bool sampled = false;
       if (resident && (keep > 0 || check_nan)) {
-        sampled = sample && sample_threshold(keep, int(rank) * part, int(rank + 1u) * part);
+        sampled =
+            sample && sample_threshold(keep, int(rank) * part, min(int(rank + 1u) * part, span));
         const Extremes loaded = load_resident(part, sampled);
         if (keep == 0) count = 0;
         if (kCluster == 1 && count > keep) compact(keep, 0u, loaded);

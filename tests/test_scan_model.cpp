@@ -131,7 +131,8 @@ TEST_CASE("scan model: BlockOrder depends only on (m, seed, leading)") {
 }
 
 TEST_CASE("row sample: one vector from each stretch of the row, as many as planned") {
-  for (const int vectors : {512, 513, 1000, 8191, 32767, 32768, 1 << 20, (1 << 29) - 3}) {
+  // Up to the longest rows of 8-element vectors whose element count fits an int.
+  for (const int vectors : {512, 513, 1000, 8191, 32767, 32768, 1 << 20, (1 << 28) - 3}) {
     for (const int vec : {4, 8}) {
       CAPTURE(vectors);
       CAPTURE(vec);

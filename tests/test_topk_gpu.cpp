@@ -30,10 +30,11 @@ CaseSpec long_rows(int seed, DType dtype, int64_t rows, int k, Dist dist) {
   return spec;
 }
 
-// Sets every element of each row's sample (as the kernel draws it, sample_keep.cuh) above all
-// the others, so that fewer than k of the row beat the sample's threshold and the kernel must
-// scan the row again without it. Needs rows at the allocation's 256-byte alignment (x_shift 0).
-void put_best_in_sample(Problem& problem) {
+// Calls visit(row, point, columns) for each point of each row's sample, as the kernel draws it
+// (sample_keep.cuh, planner defaults: a buffer of at least 4096 words); columns are the point's
+// 16-byte vector. Needs rows at the allocation's 256-byte alignment (x_shift 0).
+template <class Visit>
+void for_each_sample_point(const Problem& problem, Visit&& visit) {
   const int bytes = problem.dtype == DType::f32 ? 4 : 2;
   const int vec = 16 / bytes;
   for (int64_t r = 0; r < problem.rows; ++r) {
@@ -47,14 +48,47 @@ void put_best_in_sample(Problem& problem) {
     const uint32_t seed = ds::row_seed(kBlockOrderSeed, static_cast<uint32_t>(r));
     for (int point = 0; point < plan.points; ++point) {
       const uint32_t v = ds::sample_vector(static_cast<uint32_t>(point), plan, seed);
-      for (int j = 0; j < vec; ++j) {
-        const int64_t column = (first_vector + int64_t{v}) * vec + j - head;
-        problem.x[r * problem.stride() + column] = encode(1000.0 + point, problem.dtype);
-      }
+      const int64_t column = (first_vector + int64_t{v}) * vec - head;
+      visit(r, point, plan, column, vec);
     }
   }
 }
 
+// Sets every element of each row's sample above all the others, so that fewer than k of the
+// row beat the sample's threshold and the kernel must scan the row again without it.
+void put_best_in_sample(Problem& problem) {
+  for_each_sample_point(
+      problem, [&](int64_t r, int point, const ds::RowSample&, int64_t column, int vec) {
+        for (int j = 0; j < vec; ++j) {
+          problem.x[r * problem.stride() + column + j] = encode(1000.0 + point, problem.dtype);
+        }
+      });
+}
+
+// Makes the sample's best `want` NaN (the best value, by default) while the row holds fewer
+// than k of them, with the row's smallest value in the sample too (its column then shapes the
+// radix select's bin edges). The threshold must be a word some element has: a bin edge between
+// +inf's key and NaN's reads as a NaN limit, which made whole blocks pass the filter.
+void put_nan_best_in_sample(Problem& problem) {
+  const int64_t stride = problem.stride();
+  for (uint32_t& bits : problem.x) {
+    if (!is_nan_bits(bits, problem.dtype) && decode(bits, problem.dtype) < -2.9) {
+      bits = encode(-2.9, problem.dtype);
+    }
+  }
+  int64_t marked_row = -1;
+  for_each_sample_point(
+      problem, [&](int64_t r, int point, const ds::RowSample& plan, int64_t column, int vec) {
+        const int nan_points = (plan.want + vec - 1) / vec;
+        if (point < nan_points) {
+          for (int j = 0; j < vec; ++j)
+            problem.x[r * stride + column + j] = nan_bits(problem.dtype, 0, 1);
+        } else if (marked_row != r && column >= 4096 && column < 8192) {
+          problem.x[r * stride + column] = encode(-3.0, problem.dtype);
+          marked_row = r;
+        }
+      });
+}
 }  // namespace
 
 // DEEPSELECT_TEST_GPU_CASE=<i> runs only case i, to reproduce a failure.
@@ -156,6 +190,28 @@ TEST_CASE("gpu: rows whose sample holds their best values") {
       for (int k : {64, 2048}) {
         const CaseSpec spec = long_rows(800 + index, dtype, rows, k, Dist::normal);
         CHECK(check_on_gpu("misled sample " + std::to_string(index++), spec, put_best_in_sample));
+      }
+    }
+  }
+}
+
+// The sample's best are NaN: the scan must end with fewer than k and scan again, on one CTA per
+// row and split rows, aligned and unaligned, with row_status off (so ties and NaN at the
+// threshold are settled a whole block at a time).
+TEST_CASE("gpu: rows whose sample's best are NaN") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16}) {
+    for (int64_t rows : {int64_t{70}, int64_t{40}}) {
+      for (int64_t n : {int64_t{131072}, int64_t{131069}}) {
+        for (int k : {2048, 4096}) {
+          CaseSpec spec = long_rows(900 + index, dtype, rows, k, Dist::normal);
+          spec.n = n;
+          spec.layout.row_status = false;
+          CHECK(
+              check_on_gpu("NaN sample " + std::to_string(index++), spec, put_nan_best_in_sample));
+        }
       }
     }
   }

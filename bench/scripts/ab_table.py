@@ -9,14 +9,14 @@ import sys
 
 
 def results(path):
-    """{(shape, dist, k, dtype): (us, floor_us)} from one bench log, in file order."""
+    """{(shape, dist, k, dtype, rows, n, order, kind): (us, floor_us)} from one bench log."""
     rows = {}
     for line in open(path):
         fields = line.split()
         # shape dist rows x n k dtype order kind us/call GB/s floor /floor check
         if len(fields) < 14 or fields[3] != "x" or not fields[0].startswith(("dsa", "sample", "custom")):
             continue
-        key = (fields[0], fields[1], fields[5], fields[6])
+        key = (fields[0], fields[1], fields[5], fields[6], fields[2], fields[4], fields[7], fields[8])
         rows[key] = (float(fields[9]), float(fields[11]))
     return rows
 
