@@ -24,6 +24,9 @@ namespace {
 
 constexpr int kMaxK = 4096;
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
+// The kernel indexes a row's elements (plus alignment, a block and a prefetch stride of slack)
+// with int.
+constexpr int64_t kMaxN = kInt32Max - 65536;
 // rows * cluster CTAs must fit the grid's x dimension.
 constexpr int64_t kMaxRows = kInt32Max / kMaxCluster;
 
@@ -92,7 +95,7 @@ Checked validate(const TopkArgs& a) {
   require(a.k >= 1 && a.k <= kMaxK, "k", fmt::format("{} is not in 1..{}", a.k, kMaxK));
   require(a.rows >= 0 && a.rows <= kMaxRows, "rows",
           fmt::format("{} is not in 0..{}", a.rows, kMaxRows));
-  require(a.n >= 0 && a.n <= kInt32Max, "n", fmt::format("{} is not in 0..{}", a.n, kInt32Max));
+  require(a.n >= 0 && a.n <= kMaxN, "n", fmt::format("{} is not in 0..{}", a.n, kMaxN));
   Checked checked;
   checked.ld = a.ld == 0 ? a.n : a.ld;
   require(checked.ld >= a.n, "ld", fmt::format("{} is less than n = {}", a.ld, a.n));

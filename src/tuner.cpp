@@ -357,7 +357,13 @@ std::filesystem::path tune_and_store(const std::vector<TuneShape>& shapes,
   TuningTable table =
       TuningTable::load(file, fingerprint, &warning).value_or(TuningTable(fingerprint));
   if (!warning.empty()) fmt::print(stderr, "deepselect: warning: {}; starting afresh\n", warning);
-  std::vector<TuneResult> measured = tune(shapes, options, table);
+  std::vector<TuneResult> measured;
+  try {
+    measured = tune(shapes, options, table);
+  } catch (...) {
+    table.save(file);  // the shapes tuned before the error keep their (checked) choices
+    throw;
+  }
   table.save(file);
   if (results != nullptr) *results = std::move(measured);
   return file;

@@ -69,8 +69,9 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
                              TuningTable& table);
 
 // Tunes shapes on the current context's GPU into that GPU's table under the cache directory
-// (loaded first when one exists, so earlier entries stay), saves it atomically, and returns
-// the file. The planner reads the table in processes that start afterwards.
+// (loaded first when one exists, so earlier entries stay), saves it atomically (also when tune
+// throws, with the shapes finished before), and returns the file. The planner reads the table in
+// processes that start afterwards.
 std::filesystem::path tune_and_store(const std::vector<TuneShape>& shapes,
                                      const TuneOptions& options, std::vector<TuneResult>* results);
 

@@ -67,6 +67,12 @@ TEST_CASE("topk args: every bad argument is named before any launch") {
       {"k = 4097", [](TopkArgs& a) { a.k = 4097; }, {"k"}},
       {"k negative", [](TopkArgs& a) { a.k = -1; }, {"k"}},
       {"n negative", [](TopkArgs& a) { a.n = -1; }, {"n"}},
+      {"n beyond the kernel's int indexing",
+       [](TopkArgs& a) {
+         a.n = (int64_t{1} << 31) - 65535;
+         a.ld = a.n;
+       },
+       {"n"}},
       {"rows negative", [](TopkArgs& a) { a.rows = -1; }, {"rows"}},
       {"ld < n", [](TopkArgs& a) { a.ld = 99; }, {"ld"}},
       {"rows * ld overflows",

@@ -17,6 +17,7 @@ INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 POINTER_MAX = (1 << 64) - 1
 MAX_ROWS = INT32_MAX // 8  # src/topk.cpp: rows * the largest cluster must fit a grid dimension
+MAX_N = INT32_MAX - 65536  # src/topk.cpp: the kernel indexes a row's elements with int
 
 VALUE_DTYPES = {"float32": ds.DS_F32, "bfloat16": ds.DS_BF16, "float16": ds.DS_F16}
 INDEX_DTYPES = {"int32": ds.DS_INDEX_I32, "int64": ds.DS_INDEX_I64}
@@ -95,8 +96,8 @@ def check_x(x):
     if not (x.is_cuda and getattr(x.device, "type", None) == "cuda"):
         raise error("x", f"is on {x.device}, expected a CUDA device")
     rows, n, ld = check_matrix(x, "x")
-    if rows > MAX_ROWS or n > INT32_MAX:
-        raise error("x", f"shape {(rows, n)} exceeds ({MAX_ROWS}, {INT32_MAX})")
+    if rows > MAX_ROWS or n > MAX_N:
+        raise error("x", f"shape {(rows, n)} exceeds ({MAX_ROWS}, {MAX_N})")
     name = dtype_name(x.dtype)
     if name not in VALUE_DTYPES:
         raise error("x", f"dtype {name} is not one of {', '.join(VALUE_DTYPES)}")

@@ -154,6 +154,7 @@ class ArgumentChecksTest(StubbedLibraryTest):
         self.assertRejects("x", x=FakeTensor((ROWS, N), stride=(N - 1, 1)))
         self.assertRejects("x", x=FakeTensor((ROWS, N), stride=(0, 1)))  # expanded rows
         self.assertRejects("x", x=FakeTensor((ROWS, 1 << 31)))
+        self.assertRejects("x", x=FakeTensor((ROWS, (1 << 31) - 65535)))
 
     def test_x_device_and_type(self):
         self.assertIn("cpu", self.assertRejects("x", x=FakeTensor((ROWS, N), device=CPU)))
