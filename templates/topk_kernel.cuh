@@ -417,6 +417,10 @@ struct TopkRow {
     u32 min_key = ~0u;
     u32 max_key = 0u;
     for (int base = lo / kVec; base * kVec < hi; base += kInFlight * kThreads) {
+      // The element of the aligned view that bit u * kVec + j stands for.
+      auto element_index = [&](int bit) {
+        return (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
+      };
       uint4 vectors[kInFlight];
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
@@ -430,7 +434,7 @@ struct TopkRow {
       u32 unsure = 0;
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
-        const int first_e = (base + u * kThreads + int(threadIdx.x)) * kVec;
+        const int first_e = element_index(u * kVec);
         if (first_e >= valid_lo && first_e + kVec <= hi) {
           valid |= ((1u << kVec) - 1u) << (u * kVec);
         } else {
@@ -449,9 +453,9 @@ struct TopkRow {
         for (int bit = 0; bit < kInFlight * kVec; ++bit) {
           if (((unsure >> bit) & 1u) == 0u) continue;
           const float x = orient * to_float<T>(element_of(vectors[bit / kVec], bit % kVec));
-          const int e = (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
           saw_nan |= x != x;
-          if (filtered && limit.beaten_by(x, column_origin + u32(e))) taken |= 1u << bit;
+          if (filtered && limit.beaten_by(x, column_origin + u32(element_index(bit))))
+            taken |= 1u << bit;
         }
       }
       u32 slot = 0;
@@ -466,7 +470,7 @@ struct TopkRow {
 #pragma unroll
       for (int bit = 0; bit < kInFlight * kVec; ++bit) {
         if (((taken >> bit) & 1u) == 0u) continue;
-        const int e = (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
+        const int e = element_index(bit);
         const u32 key = key_of<T>(element_of(vectors[bit / kVec], bit % kVec), nan_key, invert);
         min_key = min(min_key, key);
         max_key = max(max_key, key);
@@ -642,17 +646,18 @@ struct TopkRow {
     // threshold (no scan), and selected once (over the cluster's parts when the row is split).
     const int part = resident_part();
     const bool resident = part <= kCapacity;
+    const bool reading = keep > 0 || check_nan;  // with nothing to keep, only NaN is looked for
     int total = 0;
     for (bool sample = keep > 0;; sample = false) {
       start_scan(keep);
       bool sampled = false;
-      if (resident && (keep > 0 || check_nan)) {
+      if (resident && reading) {
         sampled =
             sample && sample_threshold(keep, int(rank) * part, min(int(rank + 1u) * part, span));
         const Extremes loaded = load_resident(part, sampled);
         if (keep == 0) count = 0;
         if (kCluster == 1 && count > keep) compact(keep, 0u, loaded);
-      } else if (keep > 0 || check_nan) {
+      } else if (reading) {
         sampled = scan(keep, sample);
         if (count > keep) compact(keep, 0u);
       }
@@ -660,8 +665,11 @@ struct TopkRow {
       if (!sampled || total >= keep) break;
       // Fewer than keep beat the sample's threshold (a sample that misled): again without it,
       // once every CTA of the cluster has read the counts.
-      if (kCluster > 1) cluster_sync();
-      __syncthreads();
+      if (kCluster > 1) {
+        cluster_sync();
+      } else {
+        __syncthreads();
+      }
     }
     if (kCluster > 1 && !select_across_cluster(keep, total)) return;
     __syncthreads();

@@ -2,6 +2,7 @@ import sys; sys.path.insert(0, __import__('os').path.dirname(__import__('os').pa
 from sim import *
 import os
 FIXED = bool(os.environ.get("FIXED_THRESHOLD"))  # 1: the kernel after Change 24
+CONTROL = "control" in sys.argv[1:]  # the same rows without the NaN
 import math, struct, random
 def raw_of(x): return struct.unpack('<I',struct.pack('<f',x))[0]
 def run(n,k,B,B2,KMAX,CL,head=0,seed=0x5eed0001,row=0,minblock=1):
@@ -12,7 +13,7 @@ def run(n,k,B,B2,KMAX,CL,head=0,seed=0x5eed0001,row=0,minblock=1):
     keep=min(k,n); plan=plan_sample(keep,vectors,kVec,n,cap); pts,want,_,_=plan
     rs=row_seed(seed,row)
     svec=[first_vector+sample_vector(p,plan,rs) for p in range(pts)]
-    NAN=0x7fc00000; nv=(want+3)//4
+    NAN=0x7fc00000; nv=0 if CONTROL else (want+3)//4
     for v in svec[:nv]:
         for j in range(4): raws[v*4+j-head]=NAN
     for v in svec[nv:]:
