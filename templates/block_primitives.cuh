@@ -16,15 +16,6 @@ DS_DEV u32 lanes_below_mask() {
   return mask;
 }
 
-DS_DEV u32 warp_inclusive_sum(u32 value) {
-#pragma unroll
-  for (int delta = 1; delta < 32; delta <<= 1) {
-    const u32 other = __shfl_up_sync(0xffffffffu, value, delta);
-    if (lane_id() >= u32(delta)) value += other;
-  }
-  return value;
-}
-
 // Sum over this lane and every lane above it.
 DS_DEV u32 warp_suffix_sum(u32 value) {
 #pragma unroll
@@ -50,25 +41,46 @@ DS_DEV u64 warp_max(u64 value) {
 }
 
 // Exclusive prefix of per-warp totals already stored in totals[0..kWarps): the sum of the
-// warps before this one, and the sum of all of them in *all.
+// warps before this one, and the sum of all of them in *all. Two warp reductions, no scan.
 template <int kWarps>
 DS_DEV u32 warps_before(const u32* totals, u32* all) {
+  static_assert(kWarps <= 32, "one lane per warp");
   const u32 lane = lane_id();
   const u32 mine = lane < u32(kWarps) ? totals[lane] : 0u;
-  const u32 inclusive = warp_inclusive_sum(mine);
-  *all = __shfl_sync(0xffffffffu, inclusive, kWarps - 1);
-  const u32 warp = warp_id();
-  return warp == 0 ? 0u : __shfl_sync(0xffffffffu, inclusive, warp - 1);
+  *all = __reduce_add_sync(0xffffffffu, mine);
+  return __reduce_add_sync(0xffffffffu, lane < warp_id() ? mine : 0u);
 }
 
-// Block-wide exclusive scan. totals must hold kWarps words that no thread reads until the
-// next barrier after this call returns (callers alternate two buffers).
-template <int kWarps>
+// The bits a count up to `most` needs.
+DS_HD constexpr int bits_for(int most) {
+  return most == 0 ? 0 : 1 + bits_for(most / 2);
+}
+
+// Warp-wide exclusive prefix of counts up to kMost, one bit-slice at a time: a ballot of each
+// bit, counted over the lanes below, with no chain of dependent shuffles. *total gets the
+// warp's sum.
+template <int kMost>
+DS_DEV u32 warp_exclusive_sum_small(u32 value, u32* total) {
+  const u32 below = lanes_below_mask();
+  u32 prefix = 0;
+#pragma unroll
+  for (int bit = 0; bit < bits_for(kMost); ++bit) {
+    const u32 slice = __ballot_sync(0xffffffffu, (value >> bit) & 1u);
+    prefix += u32(__popc(slice & below)) << bit;
+  }
+  *total = __reduce_add_sync(0xffffffffu, value);
+  return prefix;
+}
+
+// Block-wide exclusive scan of counts up to kMost. totals must hold kWarps words that no thread
+// reads until the next barrier after this call returns (callers alternate two buffers).
+template <int kWarps, int kMost>
 DS_DEV u32 block_exclusive_sum(u32 value, u32* totals, u32* all) {
-  const u32 inclusive = warp_inclusive_sum(value);
-  if (lane_id() == 31u) totals[warp_id()] = inclusive;
+  u32 warp_total;
+  const u32 prefix = warp_exclusive_sum_small<kMost>(value, &warp_total);
+  if (lane_id() == 0u) totals[warp_id()] = warp_total;
   __syncthreads();
-  return warps_before<kWarps>(totals, all) + inclusive - value;
+  return warps_before<kWarps>(totals, all) + prefix;
 }
 
 // Block-wide minimum, returned to every thread. scratch holds kWarps words.

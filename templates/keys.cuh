@@ -59,6 +59,14 @@ DS_HD u32 key_of(u32 raw, u32 nan_key, u32 invert) {
   return ordered_key<T::kSign, T::kInf>(raw, nan_key, invert);
 }
 
+// The raw bits of a number's key (before inversion): key_of's inverse, except for the keys that
+// stand for several raw values (both zeros, every NaN), which give one of them.
+template <class T>
+DS_HD u32 raw_of_key(u32 key) {
+  const u32 all = T::kSign | (T::kSign - 1u);
+  return (key & T::kSign) ? (key ^ T::kSign) : (~key & all);
+}
+
 // The key NaN gets, and the inversion mask, for the call's policy.
 template <class T>
 DS_HD u32 nan_key_for(bool nan_smallest) {

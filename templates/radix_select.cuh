@@ -104,26 +104,34 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
   int width = 64 - __clzll(span);
   int pass = 0;
   while (true) {
+    DS_COUNT(1);
     const int shift = width > 8 ? width - 8 : 0;
     u32* hist = scratch.hist[pass];
-    // Four words per thread per round keep loads in flight; a warp whose counted lanes all
-    // hit one bin (a plateau) adds once, others add per lane.
-    for (int base = 0; base < count; base += 4 * kThreads) {
+    // A thread reads all its words of a round before counting any: a load placed after a
+    // counting atomic waits for it (both are shared memory), which made each word a round
+    // trip. A warp whose counted lanes all hit one bin (a plateau) adds once, others per lane.
+    constexpr int kPerRound = 8;
+    constexpr u32 kUncounted = ~0u;
+    for (int base = 0; base < count; base += kPerRound * kThreads) {
+      u32 digits[kPerRound];  // kUncounted for words outside the range
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
+      for (int q = 0; q < kPerRound; ++q) {
         const int i = base + q * kThreads + int(threadIdx.x);
         const u64 c = i < count ? cand[i] : 0ull;
         const u64 offset = c - low;
-        const bool counted = i < count && c >= low && offset <= span;
+        digits[q] = i < count && c >= low && offset <= span ? u32(offset >> shift) : kUncounted;
+      }
+#pragma unroll
+      for (int q = 0; q < kPerRound; ++q) {
+        const bool counted = digits[q] != kUncounted;
         const u32 counting = __ballot_sync(0xffffffffu, counted);
         if (counting == 0u) continue;
-        const u32 digit = u32(offset >> shift);
         const int leader = __ffs(counting) - 1;
-        const u32 leader_digit = __shfl_sync(0xffffffffu, digit, leader);
-        if (__all_sync(0xffffffffu, !counted || digit == leader_digit)) {
-          if (int(lane_id()) == leader) atomicAdd(&hist[digit], u32(__popc(counting)));
+        const u32 leader_digit = __shfl_sync(0xffffffffu, digits[q], leader);
+        if (__all_sync(0xffffffffu, !counted || digits[q] == leader_digit)) {
+          if (int(lane_id()) == leader) atomicAdd(&hist[digits[q]], u32(__popc(counting)));
         } else if (counted) {
-          atomicAdd(&hist[digit], 1u);
+          atomicAdd(&hist[digits[q]], 1u);
         }
       }
     }
@@ -176,6 +184,7 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     // distribution) is split next along its own words' extremes: splitting its nominal range,
     // a plateau would take a pass for every 8 bits above its columns' spread.
     if (2u * in_digit > counted) {
+      DS_COUNT(2);
       Extremes in_bin;
       for (int i = threadIdx.x; i < count; i += kThreads) {
         const u64 c = cand[i];

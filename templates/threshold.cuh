@@ -52,8 +52,7 @@ struct Threshold {
       t.nan_column = c;
       return t;
     }
-    const u32 raw = (key & T::kSign) ? (key ^ T::kSign) : (~key & all);
-    return Threshold{orient * to_float<T>(raw), c, nan_best ? ~0u : 0u};
+    return Threshold{orient * to_float<T>(raw_of_key<T>(key)), c, nan_best ? ~0u : 0u};
   }
 };
 

@@ -209,8 +209,8 @@ struct TopkRow {
       if (limit.beaten_by(x, column_base + offset)) mask |= 1u << e;
     }
     u32 added;
-    const u32 position =
-        u32(count) + block_exclusive_sum<kWarps>(__popc(mask), scratch.warp_totals[parity], &added);
+    const u32 position = u32(count) + block_exclusive_sum<kWarps, kPerThread>(
+                                          __popc(mask), scratch.warp_totals[parity], &added);
     parity ^= 1u;
     u32 slot = position;
     while (mask != 0u) {
@@ -269,10 +269,13 @@ struct TopkRow {
   // radix passes, and raises the threshold to the worst one kept. `mine` bounds this thread's
   // part of the buffer, whose writes need not be visible yet.
   DS_DEV void compact(int keep, u32 slack, Extremes mine) {
+    DS_COUNT(0);
     const u64 bound = radix_select<kThreads, 1>(cand, count, u32(keep), slack, mine, scratch.radix);
+    DS_PHASE(10);
     u64 worst = ~0ull;
     count = int(append_if(
         cand, count, 0u, [&](u64 c) { return c >= bound; }, &worst));
+    DS_PHASE(11);
     set_threshold(block_min<kWarps>(worst, scratch.warp_min));
   }
 
@@ -318,9 +321,11 @@ struct TopkRow {
         mine.add(word, word);
       }
     }
+    DS_PHASE(8);
     __syncthreads();
     const u64 bound = radix_select<kThreads, 1>(cand, sample.points * kVec, u32(sample.want),
                                                 u32(sample.want) / 16u, mine, scratch.radix);
+    DS_PHASE(9);
     // The threshold is the worst word kept, an element's, not the bound: a bound may fall on a
     // key that no value has (between -0.0's and +0.0's, or a NaN pattern), whose float form
     // the filter's shortcuts misread (a NaN limit makes every element unsure, and
@@ -366,6 +371,7 @@ struct TopkRow {
     }
     // The first blocks load while the sample is read and selected.
     const bool sampled = sample && sample_threshold(keep);
+    DS_PHASE(1);
     for (int step = 0; step < steps; ++step) {
       // A thread loads, filters and appends only its own slots of a stage, so the stage that
       // the previous step used is refilled, and this step's block read, without a barrier: the
@@ -404,84 +410,119 @@ struct TopkRow {
     return make_uint4(packed[0], packed[1], packed[2], packed[3]);
   }
 
-  // Takes the elements of this CTA's part of the row that beat the threshold as candidates
-  // (in a fixed order: by round, then thread): the whole part fits the buffer, so nothing is
-  // compacted. Without a threshold (`filtered` false) every element is taken, at its own place.
-  // Returns bounds of this thread's candidates.
-  DS_DEV Extremes load_resident(int part, bool filtered) {
+  // Two CTAs per SM leave fewer registers for the resident load's vectors in flight.
+  static const int kResidentInFlight = kCluster > 1 ? 4 : 2;
+
+  // This thread's vectors of one round of the resident load (vector base + u * kThreads +
+  // threadIdx.x of the aligned view for u < kResidentInFlight); those at or past `hi` read 0.
+  DS_DEV void load_round(int base, int hi, uint4 (&vectors)[kResidentInFlight]) const {
+#pragma unroll
+    for (int u = 0; u < kResidentInFlight; ++u) {
+      const int v = base + u * kThreads + int(threadIdx.x);
+      vectors[u] = v * kVec < hi ? load_vector(v) : make_uint4(0u, 0u, 0u, 0u);
+    }
+  }
+
+  // Bounds of candidates whose keys lie in [min_key, max_key]; none when min_key > max_key.
+  DS_DEV static Extremes key_bounds(u32 min_key, u32 max_key) {
+    Extremes bounds;
+    if (min_key <= max_key) bounds.add(u64(min_key) << 32, (u64(max_key) << 32) | 0xffffffffull);
+    return bounds;
+  }
+
+  // Takes every element of this CTA's part of the row as a candidate, at its own place (the
+  // whole part fits the buffer, and nothing beats a threshold yet). Returns bounds of this
+  // thread's candidates.
+  DS_DEV Extremes load_resident_whole(int part) {
     const int lo = int(rank) * part;
     const int hi = min(lo + part, span);
     const int valid_lo = max(lo, head);
     const u32 column_origin = u32(first - head);
-    constexpr int kInFlight = kCluster > 1 ? 4 : 2;  // two CTAs per SM leave fewer registers
     u32 min_key = ~0u;
     u32 max_key = 0u;
-    for (int base = lo / kVec; base * kVec < hi; base += kInFlight * kThreads) {
-      // The element of the aligned view that bit u * kVec + j stands for.
+    bool nan_seen = false;
+    for (int base = lo / kVec; base * kVec < hi; base += kResidentInFlight * kThreads) {
+      uint4 vectors[kResidentInFlight];
+      load_round(base, hi, vectors);
+#pragma unroll
+      for (int u = 0; u < kResidentInFlight; ++u) {
+        const int first_e = (base + u * kThreads + int(threadIdx.x)) * kVec;
+        if (first_e >= hi) continue;
+        const bool whole = first_e >= valid_lo && first_e + kVec <= hi;
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) {
+          const int e = first_e + j;
+          if (!whole && (e < valid_lo || e >= hi)) continue;
+          const u32 raw = element_of(vectors[u], j);
+          nan_seen |= is_nan_bits<T::kSign, T::kInf>(raw);
+          const u32 key = key_of<T>(raw, nan_key, invert);
+          min_key = min(min_key, key);
+          max_key = max(max_key, key);
+          cand[e - valid_lo] = make_candidate(key, column_origin + u32(e));
+        }
+      }
+    }
+    count = max(hi - valid_lo, 0);
+    saw_nan |= nan_seen;
+    return key_bounds(min_key, max_key);
+  }
+
+  // Takes the elements of this CTA's part of the row that beat the threshold as candidates, in
+  // a fixed order (by round, then thread): the whole part fits the buffer, so nothing is
+  // compacted. Returns bounds of this thread's candidates.
+  DS_DEV Extremes load_resident_filtered(int part) {
+    const int lo = int(rank) * part;
+    const int hi = min(lo + part, span);
+    const int valid_lo = max(lo, head);
+    const u32 column_origin = u32(first - head);
+    constexpr int kRoundVectors = kResidentInFlight * kThreads;
+    u32 min_key = ~0u;
+    u32 max_key = 0u;
+    for (int base = lo / kVec; base * kVec < hi; base += kRoundVectors) {
+      // The element of the aligned view that bit u * kVec + j stands for: element j of vector
+      // u. The few elements taken (or unsure) are read again, from L1, by their index.
       auto element_index = [&](int bit) {
         return (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
       };
-      uint4 vectors[kInFlight];
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const int v = base + u * kThreads + int(threadIdx.x);
-        vectors[u] = v * kVec < hi ? load_vector(v) : make_uint4(0u, 0u, 0u, 0u);
-      }
-      // Bit u * kVec + j stands for element j of vector u: the ones inside the part, the ones
-      // that beat the threshold (sure, or unsure until the exact test).
-      u32 valid = 0;
+      uint4 vectors[kResidentInFlight];
+      load_round(base, hi, vectors);
       u32 taken = 0;
       u32 unsure = 0;
 #pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const int first_e = element_index(u * kVec);
-        if (first_e >= valid_lo && first_e + kVec <= hi) {
-          valid |= ((1u << kVec) - 1u) << (u * kVec);
-        } else {
+      for (int u = 0; u < kResidentInFlight; ++u)
+        classify_vector(vectors[u], u * kVec, &taken, &unsure);
+      // Only the rounds at the part's ends hold elements outside it.
+      if (base * kVec < valid_lo || (base + kRoundVectors) * kVec > hi) {
+        u32 valid = 0;
 #pragma unroll
-          for (int j = 0; j < kVec; ++j) {
-            if (first_e + j >= valid_lo && first_e + j < hi) valid |= 1u << (u * kVec + j);
-          }
+        for (int bit = 0; bit < kResidentInFlight * kVec; ++bit) {
+          const int e = element_index(bit);
+          if (e >= valid_lo && e < hi) valid |= 1u << bit;
         }
-        if (filtered || check_nan) classify_vector(vectors[u], u * kVec, &taken, &unsure);
+        taken &= valid;
+        unsure &= valid;
       }
-      // Without a threshold classify runs only to find NaN (unsure, with -inf's ties).
-      taken = filtered ? taken & valid : valid;
-      unsure &= valid;
-      if (unsure != 0u) {
-#pragma unroll
-        for (int bit = 0; bit < kInFlight * kVec; ++bit) {
-          if (((unsure >> bit) & 1u) == 0u) continue;
-          const float x = orient * to_float<T>(element_of(vectors[bit / kVec], bit % kVec));
-          saw_nan |= x != x;
-          if (filtered && limit.beaten_by(x, column_origin + u32(element_index(bit))))
-            taken |= 1u << bit;
-        }
-      }
-      u32 slot = 0;
-      if (filtered) {
-        u32 added;
-        slot = u32(count) +
-               block_exclusive_sum<kWarps>(__popc(taken), scratch.warp_totals[parity], &added);
-        parity ^= 1u;
-        count += int(added);
-      }
-      if (taken == 0u) continue;
-#pragma unroll
-      for (int bit = 0; bit < kInFlight * kVec; ++bit) {
-        if (((taken >> bit) & 1u) == 0u) continue;
+      for (; unsure != 0u; unsure &= unsure - 1u) {
+        const int bit = __ffs(unsure) - 1;
         const int e = element_index(bit);
-        const u32 key = key_of<T>(element_of(vectors[bit / kVec], bit % kVec), nan_key, invert);
+        const float x = orient * to_float<T>(u32(__ldg(origin() + e)));
+        saw_nan |= x != x;
+        if (limit.beaten_by(x, column_origin + u32(e))) taken |= 1u << bit;
+      }
+      u32 added;
+      u32 slot = u32(count) + block_exclusive_sum<kWarps, kResidentInFlight * kVec>(
+                                  __popc(taken), scratch.warp_totals[parity], &added);
+      parity ^= 1u;
+      count += int(added);
+      for (; taken != 0u; taken &= taken - 1u) {
+        const int e = element_index(__ffs(taken) - 1);
+        const u32 key = key_of<T>(u32(__ldg(origin() + e)), nan_key, invert);
         min_key = min(min_key, key);
         max_key = max(max_key, key);
-        const u32 at = filtered ? slot + __popc(taken & ((1u << bit) - 1u)) : u32(e - valid_lo);
-        cand[at] = make_candidate(key, column_origin + u32(e));
+        cand[slot++] = make_candidate(key, column_origin + u32(e));
       }
     }
-    if (!filtered) count = max(hi - valid_lo, 0);
-    Extremes mine;
-    if (min_key <= max_key) mine.add(u64(min_key) << 32, (u64(max_key) << 32) | 0xffffffffull);
-    return mine;
+    return key_bounds(min_key, max_key);
   }
 
   // The candidates of the whole cluster (all its CTAs must call it): each CTA publishes its
@@ -493,10 +534,10 @@ struct TopkRow {
       scratch.saw_nan = block_saw_nan ? 1 : 0;
     }
     cluster_sync();
-    int total = 0;
-    for (u32 peer = 0; peer < u32(kCluster); ++peer)
-      total += *peer_shared(&scratch.final_count, peer);
-    return total;
+    // Lane r reads CTA r's count, so that the cluster's reads are in flight together.
+    const u32 lane = lane_id();
+    const u32 mine = lane < u32(kCluster) ? u32(*peer_shared(&scratch.final_count, lane)) : 0u;
+    return int(__reduce_add_sync(0xffffffffu, mine));
   }
 
   // After cluster_total: CTA 0 gathers the cluster's `total` candidates behind its own in rank
@@ -527,25 +568,39 @@ struct TopkRow {
         end_of[peer] = gathered;
         saw_nan |= *peer_shared(&scratch.saw_nan, u32(peer)) != 0;
       }
-#pragma unroll 4
-      for (int i = int(threadIdx.x); i < gathered; i += kThreads) {
-        u32 peer = 1;
-        int start = 0;
+      // A thread reads its words of a round before storing any: a remote read placed after a
+      // store to shared memory waits for it.
+      constexpr int kPerRound = 4;
+      for (int base = 0; base < gathered; base += kPerRound * kThreads) {
+        u64 words[kPerRound];
 #pragma unroll
-        for (int r = 1; r < kCluster - 1; ++r) {
-          if (i >= end_of[r]) {
-            peer = u32(r + 1);
-            start = end_of[r];
+        for (int q = 0; q < kPerRound; ++q) {
+          const int i = base + q * kThreads + int(threadIdx.x);
+          u32 peer = 1;
+          int start = 0;
+#pragma unroll
+          for (int r = 1; r < kCluster - 1; ++r) {
+            if (i >= end_of[r]) {
+              peer = u32(r + 1);
+              start = end_of[r];
+            }
           }
+          words[q] = i < gathered ? peer_shared(cand, peer)[i - start] : 0ull;
         }
-        cand[count + i] = peer_shared(cand, peer)[i - start];
+#pragma unroll
+        for (int q = 0; q < kPerRound; ++q) {
+          const int i = base + q * kThreads + int(threadIdx.x);
+          if (i < gathered) cand[count + i] = words[q];
+        }
       }
       count += gathered;
     }
     // The other CTAs stay alive until CTA 0 has read them.
     cluster_sync();
+    DS_PHASE(5);
     if (rank != 0u) return false;
     if (count > keep) compact(keep, 0u);
+    DS_PHASE(6);
     return true;
   }
 
@@ -570,13 +625,21 @@ struct TopkRow {
         const u32 column = candidate_column(cand[slot]);
         raw_index = i64(column) + offset;
         index = kEpilogue == kEpiloguePageTable ? pages.translate(raw_index, p) : raw_index;
-        value = u32(row_x[column]);
+        if (p.values != nullptr) value = value_of(cand[slot]);
       }
       store_index(p.indices, p.ld_idx, slot, index, index64);
       if (kEpilogue == kEpiloguePageTable && p.raw_indices != nullptr)
         store_index(p.raw_indices, p.ld_raw, slot, raw_index, index64);
       if (p.values != nullptr) static_cast<Raw*>(p.values)[i64(row) * p.ld_val + slot] = Raw(value);
     }
+  }
+
+  // The raw bits of the element that candidate c stands for: from its key, except where the key
+  // stands for several (both zeros, every NaN), read back from the row.
+  DS_DEV u32 value_of(u64 c) const {
+    const u32 key = u32(c >> 32) ^ invert;
+    if (key == T::kSign || key == nan_key) return u32(row_x[candidate_column(c)]);
+    return raw_of_key<T>(key);
   }
 
   DS_DEV void store_index(void* base, i64 ld, int slot, i64 index, bool index64) const {
@@ -630,6 +693,7 @@ struct TopkRow {
     const int begin = min(max(bounds.x, 0), n);
     const int end = max(min(max(bounds.y, 0), n), begin);
     const int length = end - begin;
+    DS_PHASE(0);
     const int k_row = p.k_per_row != nullptr ? min(max(p.k_per_row[row], 0), p.k) : p.k;
     const int keep = min(k_row, length);
     check_nan = p.row_status != nullptr;
@@ -654,14 +718,23 @@ struct TopkRow {
       if (resident && reading) {
         sampled =
             sample && sample_threshold(keep, int(rank) * part, min(int(rank + 1u) * part, span));
-        const Extremes loaded = load_resident(part, sampled);
+        DS_PHASE(1);
+        // Unsampled, the filter's threshold takes every element; a lone CTA takes them through
+        // a direct loop, a cluster's through the filter (its kernel has no registers to spare
+        // for a second loop).
+        const Extremes loaded =
+            sampled || kCluster > 1 ? load_resident_filtered(part) : load_resident_whole(part);
+        DS_PHASE(2);
         if (keep == 0) count = 0;
         if (kCluster == 1 && count > keep) compact(keep, 0u, loaded);
       } else if (reading) {
         sampled = scan(keep, sample);
+        DS_PHASE(2);
         if (count > keep) compact(keep, 0u);
       }
+      DS_PHASE(3);
       total = kCluster > 1 ? cluster_total() : count;
+      DS_PHASE(4);
       if (!sampled || total >= keep) break;
       // Fewer than keep beat the sample's threshold (a sample that misled): again without it,
       // once every CTA of the cluster has read the counts.
@@ -676,6 +749,7 @@ struct TopkRow {
     write_outputs(min(count, keep));
     const bool row_has_nan = __syncthreads_or(saw_nan) != 0;
     if (check_nan && threadIdx.x == 0) p.row_status[row] = row_has_nan ? 1 : 0;
+    DS_PHASE(7);
   }
 };
 

@@ -1,0 +1,222 @@
+// Where a top-k call's time goes, phase by phase: the kernel compiled with DS_PHASE_TIMES, each
+// CTA's thread 0 stamping %globaltimer and clock64 at the phase ends that the kernel marks
+// (DS_PHASE; a phase stamped more than once keeps its last time) and counting events (DS_COUNT),
+// on the suite shapes that latency or compaction decide. Plain launches (no graph,
+// inputs L2-warm after the first), so the totals differ from `deepselect bench`'s; the phases are
+// what to compare. Build here, run on the GPU machine:
+//   nvcc -O3 -std=c++17 -arch=sm_90a -DDS_PHASE_TIMES -I templates bench/scripts/phase_times.cu \
+//     -o build/phase_times && build/phase_times
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+constexpr int kPhases = 12;
+constexpr int kEvents = 3;
+constexpr int kMostCtas = 8192;
+__device__ unsigned long long g_stamps[kMostCtas][kPhases][2];
+__device__ unsigned g_counts[kMostCtas][kEvents];
+
+__device__ __forceinline__ void ds_phase_stamp(int phase) {
+  if (threadIdx.x != 0) return;
+  unsigned long long now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  g_stamps[blockIdx.x][phase][0] = now;
+  g_stamps[blockIdx.x][phase][1] = clock64();
+}
+
+__device__ __forceinline__ void ds_phase_count(int event) {
+  if (threadIdx.x == 0) ++g_counts[blockIdx.x][event];
+}
+
+#include "topk_kernel.cuh"
+
+namespace {
+
+const char* kPhaseNames[kPhases] = {"start",         "sample",        "load or scan",
+                                    "CTA compact",   "cluster total", "gather",
+                                    "final select",  "write outputs", "sample loads",
+                                    "sample select", "compact radix", "compact append"};
+const char* kEventNames[kEvents] = {"compactions", "radix passes", "bin re-ranges"};
+
+void check(cudaError_t status, const char* what) {
+  if (status == cudaSuccess) return;
+  std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(status));
+  std::exit(1);
+}
+
+template <class T, int kK, int kB, int kB2, int kThreads, int kCluster>
+__global__ void __launch_bounds__(kThreads, kCluster > 1 ? 1 : 2)
+    topk_kernel(const ds::TopkParams params) {
+  ds::topk_row<T, kK, kB, kB2, kThreads, kCluster, 2, ds::kBoundsRange, ds::kEpiloguePlain>(params);
+}
+
+struct Shape {
+  const char* name;
+  int rows;
+  int n;
+  int k;
+  bool causal;  // row i ends at i + 1
+};
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// Times `shape` with kernel `kernel` (kCluster CTAs per row) and prints each phase's median
+// duration, split by the CTA's role: CTA 0 of a cluster (or a row longer than k, without
+// clusters) against the rest.
+template <class T, int kK, int kB, int kB2, int kThreads, int kCluster>
+void time_phases(const Shape& shape) {
+  typedef typename T::Raw Raw;
+  const size_t elements = size_t(shape.rows) * shape.n;
+  std::vector<Raw> host(elements);
+  std::mt19937 generator(1234u + unsigned(shape.rows));
+  std::normal_distribution<float> normal;
+  for (Raw& value : host) {
+    const float x = normal(generator);
+    unsigned bits;
+    std::memcpy(&bits, &x, 4);
+    value = sizeof(Raw) == 4 ? Raw(bits) : Raw(bits >> 16);
+  }
+  std::vector<int> ends(shape.rows);
+  for (int r = 0; r < shape.rows; ++r) ends[r] = shape.causal ? r + 1 : shape.n;
+  void* x = nullptr;
+  int* end = nullptr;
+  int* indices = nullptr;
+  check(cudaMalloc(&x, elements * sizeof(Raw)), "cudaMalloc x");
+  check(cudaMalloc(&end, shape.rows * sizeof(int)), "cudaMalloc end");
+  check(cudaMalloc(&indices, size_t(shape.rows) * shape.k * sizeof(int)), "cudaMalloc indices");
+  check(cudaMemcpy(x, host.data(), elements * sizeof(Raw), cudaMemcpyHostToDevice), "copy x");
+  check(cudaMemcpy(end, ends.data(), shape.rows * sizeof(int), cudaMemcpyHostToDevice), "copy end");
+
+  ds::TopkParams params{};
+  params.x = x;
+  params.ld = shape.n;
+  params.end = end;
+  params.indices = indices;
+  params.ld_idx = shape.k;
+  params.fill_index = -1;
+  params.rows = shape.rows;
+  params.n = shape.n;
+  params.k = shape.k;
+  params.flags = ds::kFlagLargest;
+  params.seed = 0x5eed1234u;
+  params.next_n = 1;
+
+  typedef ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, 2, 0, 0> Row;
+  const size_t smem = sizeof(ds::u64) * Row::kCapacity + 2 * kB * sizeof(Raw);
+  auto kernel = topk_kernel<T, kK, kB, kB2, kThreads, kCluster>;
+  check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+        "smem attribute");
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(shape.rows * kCluster));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = smem;
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = kCluster;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+
+  const int ctas = shape.rows * kCluster;
+  std::vector<unsigned long long> stamps(size_t(ctas) * kPhases * 2);
+  std::vector<unsigned> counts(size_t(ctas) * kEvents);
+  std::vector<double> phase_ns[2][kPhases], phase_cycles[2][kPhases], events[2][kEvents];
+  std::vector<double> kernel_us, skew_ns, span_ns;
+  cudaEvent_t before, after;
+  check(cudaEventCreate(&before), "event");
+  check(cudaEventCreate(&after), "event");
+  for (int launch = 0; launch < 30; ++launch) {
+    check(cudaMemset(indices, 0xff, size_t(shape.rows) * shape.k * sizeof(int)), "poison");
+    std::vector<unsigned long long> zeros(stamps.size(), 0ull);
+    check(cudaMemcpyToSymbol(g_stamps, zeros.data(), zeros.size() * 8), "clear stamps");
+    std::vector<unsigned> no_counts(counts.size(), 0u);
+    check(cudaMemcpyToSymbol(g_counts, no_counts.data(), no_counts.size() * 4), "clear counts");
+    check(cudaEventRecord(before), "record");
+    check(cudaLaunchKernelEx(&config, kernel, params), "launch");
+    check(cudaEventRecord(after), "record");
+    check(cudaDeviceSynchronize(), "kernel");
+    float ms = 0.0f;
+    check(cudaEventElapsedTime(&ms, before, after), "elapsed");
+    check(cudaMemcpyFromSymbol(stamps.data(), g_stamps, stamps.size() * 8), "read stamps");
+    check(cudaMemcpyFromSymbol(counts.data(), g_counts, counts.size() * 4), "read counts");
+    if (launch < 5) continue;  // warm-up: module load, L2, clocks
+    kernel_us.push_back(ms * 1000.0);
+    unsigned long long earliest = ~0ull, latest_start = 0, latest_end = 0;
+    for (int cta = 0; cta < ctas; ++cta) {
+      const unsigned long long* s = &stamps[size_t(cta) * kPhases * 2];
+      const int rank = cta % kCluster;
+      const int row = cta / kCluster;
+      const int role = kCluster > 1 ? (rank == 0 ? 0 : 1) : (ends[row] > shape.k ? 0 : 1);
+      earliest = std::min(earliest, s[0]);
+      latest_start = std::max(latest_start, s[0]);
+      // Each phase's time runs from the stamp before it in time, whatever its number.
+      std::vector<int> order;
+      for (int phase = 0; phase < kPhases; ++phase)
+        if (s[phase * 2] != 0ull) order.push_back(phase);
+      std::sort(order.begin(), order.end(),
+                [&](int a, int b) { return s[a * 2 + 1] < s[b * 2 + 1]; });
+      for (size_t i = 1; i < order.size(); ++i) {
+        const int phase = order[i];
+        const int previous = order[i - 1];
+        phase_ns[role][phase].push_back(double(s[phase * 2] - s[previous * 2]));
+        phase_cycles[role][phase].push_back(double(s[phase * 2 + 1] - s[previous * 2 + 1]));
+        latest_end = std::max(latest_end, s[phase * 2]);
+      }
+      for (int event = 0; event < kEvents; ++event)
+        events[role][event].push_back(double(counts[size_t(cta) * kEvents + event]));
+    }
+    skew_ns.push_back(double(latest_start - earliest));
+    span_ns.push_back(double(latest_end - earliest));
+  }
+  std::printf("\n%s: %d x %d, k %d, %s, %d CTAs per row, B %d, B2 %d, %d threads\n", shape.name,
+              shape.rows, shape.n, shape.k, sizeof(Raw) == 4 ? "f32" : "bf16", kCluster, kB, kB2,
+              kThreads);
+  std::printf(
+      "  kernel (events, plain launch) %.2f us; first stamp to last %.2f us; CTA start "
+      "skew %.2f us\n",
+      median(kernel_us), median(span_ns) / 1e3, median(skew_ns) / 1e3);
+  const char* roles[2] = {kCluster > 1 ? "CTA 0" : "rows > k",
+                          kCluster > 1 ? "others" : "rows <= k"};
+  std::printf("  %-15s %12s %10s %12s %10s\n", "phase ends", roles[0], "cycles", roles[1],
+              "cycles");
+  for (int phase = 1; phase < kPhases; ++phase) {
+    std::printf("  %-15s %9.2f us %10.0f %9.2f us %10.0f\n", kPhaseNames[phase],
+                median(phase_ns[0][phase]) / 1e3, median(phase_cycles[0][phase]),
+                median(phase_ns[1][phase]) / 1e3, median(phase_cycles[1][phase]));
+  }
+  for (int event = 0; event < kEvents; ++event) {
+    std::printf("  %-15s %12.1f %10s %12.1f   (median per CTA)\n", kEventNames[event],
+                median(events[0][event]), "", median(events[1][event]));
+  }
+  std::vector<int> result(size_t(shape.rows) * shape.k);
+  check(cudaMemcpy(result.data(), indices, result.size() * sizeof(int), cudaMemcpyDeviceToHost),
+        "read indices");
+  const bool filled = std::none_of(result.begin(), result.begin() + std::min(shape.k, ends[0]),
+                                   [](int index) { return index < 0; });
+  std::printf("  row 0's outputs %s\n", filled ? "filled" : "NOT FILLED");
+  check(cudaFree(x), "free");
+  check(cudaFree(end), "free");
+  check(cudaFree(indices), "free");
+}
+
+}  // namespace
+
+int main() {
+  time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b1", 1, 131072, 2048, false});
+  time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b8", 8, 65536, 2048, false});
+  time_phases<ds::F32, 64, 4096, 1024, 512, 8>({"sample-b1", 1, 129280, 50, false});
+  time_phases<ds::BF16, 512, 4096, 2048, 512, 8>({"dsa-bf16-b6", 6, 131072, 512, false});
+  time_phases<ds::F32, 2048, 4096, 2048, 512, 1>({"dsa-prefill-8k", 4096, 8192, 2048, true});
+  time_phases<ds::F32, 2048, 4096, 2048, 512, 1>({"rows of 131072", 264, 131072, 2048, false});
+  return 0;
+}
