@@ -105,6 +105,7 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
   int pass = 0;
   while (true) {
     DS_COUNT(1);
+    DS_PHASE(15);
     const int shift = width > 8 ? width - 8 : 0;
     u32* hist = scratch.hist[pass];
     // A thread reads all its words of a round before counting any: a load placed after a
@@ -135,11 +136,13 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
         }
       }
     }
+    DS_PHASE(12);
     if (kShared > 1) {
       cluster_sync();
     } else {
       __syncthreads();
     }
+    DS_PHASE(13);
     if (warp_id() == 0) {
       // Lane l owns digits 8l..8l+7; find the digit where the count from the top reaches want.
       const u32 lane = lane_id();
@@ -171,6 +174,7 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
       for (int i = int(threadIdx.x) - 32; i < 256; i += kThreads - 32) next[i] = 0u;
     }
     __syncthreads();
+    DS_PHASE(14);
     want = scratch.want;
     const u32 in_digit = scratch.in_digit;
     const u32 counted = scratch.counted;

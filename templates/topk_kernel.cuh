@@ -736,6 +736,7 @@ struct TopkRow {
       total = kCluster > 1 ? cluster_total() : count;
       DS_PHASE(4);
       if (!sampled || total >= keep) break;
+      DS_COUNT(3);
       // Fewer than keep beat the sample's threshold (a sample that misled): again without it,
       // once every CTA of the cluster has read the counts.
       if (kCluster > 1) {

@@ -241,11 +241,10 @@ def print_row(r):
 
 
 def parse_args():
-    root = Path(__file__).resolve().parent.parent
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--lib", default=str(root / "build" / "libdeepselect.so"),
-                   help="libdeepselect.so to load")
+    p.add_argument("--lib", help="libdeepselect.so to load (default: $DEEPSELECT_LIBRARY, "
+                   "else build/libdeepselect.so)")
     p.add_argument("--json", help="write every result to this JSON file")
     p.add_argument("--replays", type=int, default=20, help="timed graph replays (median)")
     p.add_argument("--only", default="", help="only the shapes whose name contains this")
@@ -261,6 +260,8 @@ def main():
     if args.replays < 1:
         print("bench_torch: --replays must be positive", file=sys.stderr)
         return 1
+    if args.lib is None:
+        args.lib = abi.library_path()[0]
     ds = DeepSelect(args.lib)
     device = torch.device("cuda", torch.cuda.current_device())
     props = torch.cuda.get_device_properties(device)

@@ -15,8 +15,8 @@
 #include <random>
 #include <vector>
 
-constexpr int kPhases = 12;
-constexpr int kEvents = 3;
+constexpr int kPhases = 16;
+constexpr int kEvents = 4;
 constexpr int kMostCtas = 8192;
 __device__ unsigned long long g_stamps[kMostCtas][kPhases][2];
 __device__ unsigned g_counts[kMostCtas][kEvents];
@@ -37,11 +37,12 @@ __device__ __forceinline__ void ds_phase_count(int event) {
 
 namespace {
 
-const char* kPhaseNames[kPhases] = {"start",         "sample",        "load or scan",
-                                    "CTA compact",   "cluster total", "gather",
-                                    "final select",  "write outputs", "sample loads",
-                                    "sample select", "compact radix", "compact append"};
-const char* kEventNames[kEvents] = {"compactions", "radix passes", "bin re-ranges"};
+const char* kPhaseNames[kPhases] = {
+    "start",         "sample",        "load or scan",  "CTA compact",
+    "cluster total", "gather",        "final select",  "write outputs",
+    "sample loads",  "sample select", "compact radix", "compact append",
+    "radix counts",  "radix barrier", "radix scan",    "radix start"};
+const char* kEventNames[kEvents] = {"compactions", "radix passes", "bin re-ranges", "rescans"};
 
 void check(cudaError_t status, const char* what) {
   if (status == cudaSuccess) return;
@@ -217,6 +218,8 @@ int main() {
   time_phases<ds::F32, 64, 4096, 1024, 512, 8>({"sample-b1", 1, 129280, 50, false});
   time_phases<ds::BF16, 512, 4096, 2048, 512, 8>({"dsa-bf16-b6", 6, 131072, 512, false});
   time_phases<ds::F32, 2048, 4096, 2048, 512, 1>({"dsa-prefill-8k", 4096, 8192, 2048, true});
+  time_phases<ds::BF16, 2048, 4096, 2048, 512, 1>(
+      {"dsa-bf16-b256 k2048", 256, 131072, 2048, false});
   time_phases<ds::F32, 2048, 4096, 2048, 512, 1>({"rows of 131072", 264, 131072, 2048, false});
   return 0;
 }
