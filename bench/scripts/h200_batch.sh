@@ -7,6 +7,7 @@
 #   suite   - the full benchmark suite with JSON, and torch.topk beside it
 #   cold    - the first call with no cache at all (NVRTC), then from a prebuilt dir with JIT off
 #   tune    - `deepselect tune` over the whole suite, then the suite with and without its table
+#   phases  - build/phase_times (bench/scripts/phase_times.cu, built here with nvcc and carried)
 # Usage (repo root, build/ carried): bench/scripts/h200_batch.sh STAGE... ; logs under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -59,6 +60,7 @@ for name in "$@"; do
       cp "$DEEPSELECT_CACHE_DIR"/tuning/*.json "$out/" 2>/dev/null
       DEEPSELECT_TUNING_DISABLE=1 stage bench-suite-default 200 ./build/deepselect bench --dists normal
       stage bench-suite-tuned 200 ./build/deepselect bench --dists normal ;;
+    phases) stage phases 120 ./build/phase_times ;;
     *) echo "unknown stage $name"; status=1 ;;
   esac
 done

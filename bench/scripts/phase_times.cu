@@ -3,9 +3,10 @@
 // (DS_PHASE; a phase stamped more than once keeps its last time) and counting events (DS_COUNT),
 // on the suite shapes that latency or compaction decide. Plain launches (no graph,
 // inputs L2-warm after the first), so the totals differ from `deepselect bench`'s; the phases are
-// what to compare. Build here, run on the GPU machine:
+// what to compare. Build here, then run it on the GPU machine (`h200_batch.sh phases`, with
+// build/phase_times carried):
 //   nvcc -O3 -std=c++17 -arch=sm_90a -DDS_PHASE_TIMES -I templates bench/scripts/phase_times.cu \
-//     -o build/phase_times && build/phase_times
+//     -o build/phase_times
 #include <cuda_runtime.h>
 
 #include <algorithm>
