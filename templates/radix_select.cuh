@@ -108,9 +108,9 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     DS_PHASE(15);
     const int shift = width > 8 ? width - 8 : 0;
     u32* hist = scratch.hist[pass];
-    // A thread reads all its words of a round before counting any: a load placed after a
-    // counting atomic waits for it (both are shared memory), which made each word a round
-    // trip. A warp whose counted lanes all hit one bin (a plateau) adds once, others per lane.
+    // A thread reads its words of a round, then counts them (measured no faster than counting
+    // each as it is read: bench/results/NOTES.md, Change 25). A warp whose counted lanes all hit
+    // one bin (a plateau) adds once, others per lane.
     constexpr int kPerRound = 8;
     constexpr u32 kUncounted = ~0u;
     for (int base = 0; base < count; base += kPerRound * kThreads) {

@@ -307,8 +307,9 @@ struct TopkRow {
     const u32 column_origin = u32(first - head);
     Extremes mine;
     constexpr int kMostPoints = kSampleElements / kVec;
+    constexpr int kPointsPerThread = (kMostPoints + kThreads - 1) / kThreads;
 #pragma unroll
-    for (int q = 0; q < (kMostPoints + kThreads - 1) / kThreads; ++q) {
+    for (int q = 0; q < kPointsPerThread; ++q) {
       const int point = q * kThreads + int(threadIdx.x);
       if (point >= sample.points) break;
       const int v = first_vector + int(sample_vector(u32(point), sample, seed));
@@ -332,7 +333,7 @@ struct TopkRow {
     // settle_ties_by_block then takes whole blocks). Each thread reads back its own words.
     u64 worst = ~0ull;
 #pragma unroll
-    for (int q = 0; q < (kMostPoints + kThreads - 1) / kThreads; ++q) {
+    for (int q = 0; q < kPointsPerThread; ++q) {
       const int point = q * kThreads + int(threadIdx.x);
       if (point >= sample.points) break;
 #pragma unroll
