@@ -44,6 +44,7 @@ struct TopkRow {
   static const int kWarps = kThreads / 32;
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
   static_assert(kStages >= 2, "the scan overlaps a block's load with the previous one's filter");
+  static_assert(kCluster <= kSampleStretch, "a sample's words lie below a part's staging area");
   // Candidates each thread moves per barrier when compacting.
   static const int kPerChunk = 8;
   static const int kChunk = kPerChunk * kThreads;
@@ -295,8 +296,9 @@ struct TopkRow {
   // Reads the row's sample (sample_keep.cuh) into the buffer and raises the threshold to the
   // worst of the sample's best `want` (and at most want / 16 more). Every CTA of a cluster reads
   // the same sample, so they share the threshold. Returns false, changing nothing, when the row
-  // is too short for a sample to pay. Elements [prefetch_lo, prefetch_hi) of the
-  // aligned view, which the caller reads next, are asked into L2 meanwhile.
+  // is too short for a sample to pay. Elements [prefetch_lo, prefetch_hi) of the aligned view,
+  // which the caller reads next, are asked into L2 meanwhile. The sample's words (at most a
+  // kSampleStretch-th of the row) stay below a staged part (staged_part).
   DS_DEV bool sample_threshold(int keep, int prefetch_lo = 0, int prefetch_hi = 0) {
     const int first_vector = (head + kVec - 1) / kVec;
     const int vectors = span / kVec - first_vector;
@@ -411,16 +413,77 @@ struct TopkRow {
     return make_uint4(packed[0], packed[1], packed[2], packed[3]);
   }
 
+  // A split row's parts load into shared memory while the sample is selected (stage_part); a
+  // lone CTA's part is read from the row, asked into L2 meanwhile. Measured on the H200
+  // (bench/results/NOTES.md, Change 26): staging made the 8-CTA clusters' resident rows 3-4%
+  // faster, and every shape with two CTAs per SM 2-4% slower, prefill-8k's resident rows too.
+  static const bool kStagedParts = kCluster > 1;
+
+  // The kernel's dynamic shared memory: the candidate buffer, then the scan's stages.
+  static const int kSharedBytes = int(sizeof(u64)) * kCapacity + T::kBytes * kStages * kB;
+
+  // Whether a part of `part` elements is loaded resident: it fits the buffer, and a staged
+  // part (at the end of shared memory) lies above every candidate word the part can make, and
+  // so above the sample's words too (at most span / kSampleStretch <= part).
+  DS_DEV static bool resident_fits(int part) {
+    return part <= kCapacity &&
+           (!kStagedParts || part * (int(sizeof(u64)) + T::kBytes) <= kSharedBytes);
+  }
+
+  // Where a staged part's elements wait for the resident load: the end of shared memory.
+  DS_DEV Raw* staged_part(int part) const {
+    return reinterpret_cast<Raw*>(reinterpret_cast<unsigned char*>(cand) + kSharedBytes) - part;
+  }
+
+  // Starts copying this CTA's part of the row into staged_part, each thread the vectors that it
+  // reads in the resident load (load_round), so that no barrier is needed before them; vectors
+  // that the row covers only in part are copied at once, elements outside the row as 0.
+  DS_DEV void stage_part(int part) {
+    const int lo = int(rank) * part;
+    const int hi = min(lo + part, span);
+    Raw* staged = staged_part(part) - lo;
+    for (int v = lo / kVec + int(threadIdx.x); v * kVec < hi; v += kThreads) {
+      const int e = v * kVec;
+      if (e >= head && e + kVec <= span) {
+        copy_async_16(staged + e, origin() + e);
+      } else {
+        *reinterpret_cast<uint4*>(staged + e) = load_vector(v);
+      }
+    }
+    copy_async_commit();
+  }
+
+  // Where the resident load reads element e of the aligned view: staged[e] once this thread's
+  // copies have landed, or (a lone CTA's part, staged null) the row.
+  DS_DEV const Raw* resident_staged(int part) const {
+    if constexpr (kStagedParts) {
+      copy_async_wait<0>();
+      return staged_part(part) - int(rank) * part;
+    }
+    return nullptr;
+  }
+
+  DS_DEV uint4 resident_vector(const Raw* staged, int v) const {
+    if constexpr (kStagedParts) return *reinterpret_cast<const uint4*>(staged + v * kVec);
+    return load_vector(v);
+  }
+
+  DS_DEV u32 resident_element(const Raw* staged, int e) const {
+    if constexpr (kStagedParts) return u32(staged[e]);
+    return u32(__ldg(origin() + e));
+  }
+
   // Two CTAs per SM leave fewer registers for the resident load's vectors in flight.
   static const int kResidentInFlight = kCluster > 1 ? 4 : 2;
 
   // This thread's vectors of one round of the resident load (vector base + u * kThreads +
   // threadIdx.x of the aligned view for u < kResidentInFlight); those at or past `hi` read 0.
-  DS_DEV void load_round(int base, int hi, uint4 (&vectors)[kResidentInFlight]) const {
+  DS_DEV void load_round(const Raw* staged, int base, int hi,
+                         uint4 (&vectors)[kResidentInFlight]) const {
 #pragma unroll
     for (int u = 0; u < kResidentInFlight; ++u) {
       const int v = base + u * kThreads + int(threadIdx.x);
-      vectors[u] = v * kVec < hi ? load_vector(v) : make_uint4(0u, 0u, 0u, 0u);
+      vectors[u] = v * kVec < hi ? resident_vector(staged, v) : make_uint4(0u, 0u, 0u, 0u);
     }
   }
 
@@ -439,12 +502,13 @@ struct TopkRow {
     const int hi = min(lo + part, span);
     const int valid_lo = max(lo, head);
     const u32 column_origin = u32(first - head);
+    const Raw* staged = resident_staged(part);
     u32 min_key = ~0u;
     u32 max_key = 0u;
     bool nan_seen = false;
     for (int base = lo / kVec; base * kVec < hi; base += kResidentInFlight * kThreads) {
       uint4 vectors[kResidentInFlight];
-      load_round(base, hi, vectors);
+      load_round(staged, base, hi, vectors);
 #pragma unroll
       for (int u = 0; u < kResidentInFlight; ++u) {
         const int first_e = (base + u * kThreads + int(threadIdx.x)) * kVec;
@@ -476,6 +540,7 @@ struct TopkRow {
     const int hi = min(lo + part, span);
     const int valid_lo = max(lo, head);
     const u32 column_origin = u32(first - head);
+    const Raw* staged = resident_staged(part);
     constexpr int kRoundVectors = kResidentInFlight * kThreads;
     u32 min_key = ~0u;
     u32 max_key = 0u;
@@ -486,7 +551,7 @@ struct TopkRow {
         return (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
       };
       uint4 vectors[kResidentInFlight];
-      load_round(base, hi, vectors);
+      load_round(staged, base, hi, vectors);
       u32 taken = 0;
       u32 unsure = 0;
 #pragma unroll
@@ -506,7 +571,7 @@ struct TopkRow {
       for (; unsure != 0u; unsure &= unsure - 1u) {
         const int bit = __ffs(unsure) - 1;
         const int e = element_index(bit);
-        const float x = orient * to_float<T>(u32(__ldg(origin() + e)));
+        const float x = orient * to_float<T>(resident_element(staged, e));
         saw_nan |= x != x;
         if (limit.beaten_by(x, column_origin + u32(e))) taken |= 1u << bit;
       }
@@ -517,7 +582,7 @@ struct TopkRow {
       count += int(added);
       for (; taken != 0u; taken &= taken - 1u) {
         const int e = element_index(__ffs(taken) - 1);
-        const u32 key = key_of<T>(u32(__ldg(origin() + e)), nan_key, invert);
+        const u32 key = key_of<T>(resident_element(staged, e), nan_key, invert);
         min_key = min(min_key, key);
         max_key = max(max_key, key);
         cand[slot++] = make_candidate(key, column_origin + u32(e));
@@ -710,15 +775,16 @@ struct TopkRow {
     // A part of the row that fits the buffer whole is loaded at once, filtered by the sample's
     // threshold (no scan), and selected once (over the cluster's parts when the row is split).
     const int part = resident_part();
-    const bool resident = part <= kCapacity;
+    const bool resident = resident_fits(part);
     const bool reading = keep > 0 || check_nan;  // with nothing to keep, only NaN is looked for
     int total = 0;
     for (bool sample = keep > 0;; sample = false) {
       start_scan(keep);
       bool sampled = false;
       if (resident && reading) {
-        sampled =
-            sample && sample_threshold(keep, int(rank) * part, min(int(rank + 1u) * part, span));
+        if constexpr (kStagedParts) stage_part(part);
+        sampled = sample && sample_threshold(keep, kStagedParts ? 0 : int(rank) * part,
+                                             kStagedParts ? 0 : min(int(rank + 1u) * part, span));
         DS_PHASE(1);
         // Unsampled, the filter's threshold takes every element; a lone CTA takes them through
         // a direct loop, a cluster's through the filter (its kernel has no registers to spare

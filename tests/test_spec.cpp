@@ -305,8 +305,9 @@ TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row")
 }
 
 // The kernel takes a CTA's part of the row whole (no scan) when the part fits its buffer of
-// k_max + B + B2 words (templates/topk_kernel.cuh resident_part); the planner sizes B2 so that
-// it does for the indexer's decode rows on 8-CTA clusters, and only there.
+// k_max + B + B2 words and its staging area at the end of shared memory lies above the part's
+// candidate words (templates/topk_kernel.cuh resident_fits); the planner sizes B2 so that it
+// does for the indexer's decode rows on 8-CTA clusters, and only there.
 TEST_CASE("plan: 8-CTA clusters at k = 2048 hold a 128K row's part whole; other plans scan") {
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     INFO(dtype_name(dtype));
@@ -318,6 +319,8 @@ TEST_CASE("plan: 8-CTA clusters at k = 2048 hold a 128K row's part whole; other 
     // The widest part: the row plus its misaligned head, in whole vectors, split over 8.
     const int64_t part = ((131072 + vector - 1) / vector + 1 + 7) / 8 * vector;
     CHECK(part <= decode.k_max + decode.block + decode.block2);
+    CHECK(part * static_cast<int64_t>(sizeof(uint64_t) + dtype_bytes(dtype)) <=
+          static_cast<int64_t>(decode.dynamic_smem_bytes()));
     CHECK(validate_rejection(decode).argument == "<accepted>");
     CHECK(plan_spec(dtype, 512, 1, 131072, h200).block2 == 2048);
     CHECK(plan_spec(dtype, 2048, 64, 131072, h200).block2 == 4096);
