@@ -9,7 +9,8 @@
 // steps r, r + kCluster, ...); CTA 0 then gathers the cluster's candidates through distributed
 // shared memory and selects the best k (when they do not fit its buffer, the CTAs first select
 // together, histograms summed across the cluster). A CTA whose part of the row fits the buffer
-// whole skips the scan and takes the elements of its part that beat the sample's threshold.
+// whole skips the scan and takes the elements of its part that beat the sample's threshold (in a
+// cluster, from a copy of the part that lands in shared memory while the sample is selected).
 #pragma once
 #include "bitonic_sort.cuh"
 #include "block_order.cuh"
