@@ -399,6 +399,12 @@ struct TopkRow {
     return (vectors + kCluster - 1) / kCluster * kVec;
   }
 
+  // This CTA's part [x, y) of the aligned view, for parts of `part` elements (resident_part).
+  DS_DEV int2 part_bounds(int part) const {
+    const int lo = int(rank) * part;
+    return make_int2(lo, min(lo + part, span));
+  }
+
   // The 16-byte vector at element v * kVec of the aligned view; elements outside the row are
   // not read (they may lie outside the allocation) and come back as 0.
   DS_DEV uint4 load_vector(int v) const {
@@ -440,10 +446,9 @@ struct TopkRow {
   // reads in the resident load (load_round), so that no barrier is needed before them; vectors
   // that the row covers only in part are copied at once, elements outside the row as 0.
   DS_DEV void stage_part(int part) {
-    const int lo = int(rank) * part;
-    const int hi = min(lo + part, span);
-    Raw* staged = staged_part(part) - lo;
-    for (int v = lo / kVec + int(threadIdx.x); v * kVec < hi; v += kThreads) {
+    const int2 bounds = part_bounds(part);
+    Raw* staged = staged_part(part) - bounds.x;
+    for (int v = bounds.x / kVec + int(threadIdx.x); v * kVec < bounds.y; v += kThreads) {
       const int e = v * kVec;
       if (e >= head && e + kVec <= span) {
         copy_async_16(staged + e, origin() + e);
@@ -459,7 +464,7 @@ struct TopkRow {
   DS_DEV const Raw* resident_staged(int part) const {
     if constexpr (kStagedParts) {
       copy_async_wait<0>();
-      return staged_part(part) - int(rank) * part;
+      return staged_part(part) - part_bounds(part).x;
     }
     return nullptr;
   }
@@ -499,8 +504,9 @@ struct TopkRow {
   // whole part fits the buffer, and nothing beats a threshold yet). Returns bounds of this
   // thread's candidates.
   DS_DEV Extremes load_resident_whole(int part) {
-    const int lo = int(rank) * part;
-    const int hi = min(lo + part, span);
+    const int2 bounds = part_bounds(part);
+    const int lo = bounds.x;
+    const int hi = bounds.y;
     const int valid_lo = max(lo, head);
     const u32 column_origin = u32(first - head);
     const Raw* staged = resident_staged(part);
@@ -537,8 +543,9 @@ struct TopkRow {
   // a fixed order (by round, then thread): the whole part fits the buffer, so nothing is
   // compacted. Returns bounds of this thread's candidates.
   DS_DEV Extremes load_resident_filtered(int part) {
-    const int lo = int(rank) * part;
-    const int hi = min(lo + part, span);
+    const int2 bounds = part_bounds(part);
+    const int lo = bounds.x;
+    const int hi = bounds.y;
     const int valid_lo = max(lo, head);
     const u32 column_origin = u32(first - head);
     const Raw* staged = resident_staged(part);
@@ -784,8 +791,8 @@ struct TopkRow {
       bool sampled = false;
       if (resident && reading) {
         if constexpr (kStagedParts) stage_part(part);
-        sampled = sample && sample_threshold(keep, kStagedParts ? 0 : int(rank) * part,
-                                             kStagedParts ? 0 : min(int(rank + 1u) * part, span));
+        const int2 prefetched = kStagedParts ? make_int2(0, 0) : part_bounds(part);
+        sampled = sample && sample_threshold(keep, prefetched.x, prefetched.y);
         DS_PHASE(1);
         // Unsampled, the filter's threshold takes every element; a lone CTA takes them through
         // a direct loop, a cluster's through the filter (its kernel has no registers to spare
