@@ -109,8 +109,9 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     const int shift = width > 8 ? width - 8 : 0;
     u32* hist = scratch.hist[pass];
     // A thread reads its words of a round, then counts them (measured no faster than counting
-    // each as it is read: bench/results/NOTES.md, Change 25). A warp whose counted lanes all hit
-    // one bin (a plateau) adds once, others per lane.
+    // each as it is read: bench/results/NOTES.md, Change 25). Every counted word adds on its
+    // own: a vote that let a warp whose lanes share a bin add once made the select slower
+    // (Change 27).
     constexpr int kPerRound = 8;
     constexpr u32 kUncounted = ~0u;
     for (int base = 0; base < count; base += kPerRound * kThreads) {
@@ -124,16 +125,7 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
       }
 #pragma unroll
       for (int q = 0; q < kPerRound; ++q) {
-        const bool counted = digits[q] != kUncounted;
-        const u32 counting = __ballot_sync(0xffffffffu, counted);
-        if (counting == 0u) continue;
-        const int leader = __ffs(counting) - 1;
-        const u32 leader_digit = __shfl_sync(0xffffffffu, digits[q], leader);
-        if (__all_sync(0xffffffffu, !counted || digits[q] == leader_digit)) {
-          if (int(lane_id()) == leader) atomicAdd(&hist[digits[q]], u32(__popc(counting)));
-        } else if (counted) {
-          atomicAdd(&hist[digits[q]], 1u);
-        }
+        if (digits[q] != kUncounted) atomicAdd(&hist[digits[q]], 1u);
       }
     }
     DS_PHASE(12);
