@@ -69,8 +69,13 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
     }
   }
   // Small enough for two CTAs per SM (at most ~110 KB of shared memory each), which measured
-  // 1.35x faster than one CTA with a larger B2 at k = 2048.
-  spec.threads = 512;
+  // 1.35x faster than one CTA with a larger B2 at k = 2048. A lone CTA per row runs 256 threads,
+  // 16 elements each per scan step, which halves the step's fixed cost per element (its
+  // block-wide scan and barrier, the load's addresses). Measured on the H200 (bench/results/
+  // NOTES.md, Change 29): dsa-prefill-128k -4.4%, dsa-bf16-b256 -15..-21%, sample-b256 -6%;
+  // dsa-prefill-8k (rows loaded whole, one select each) +4% and dsa-decode-b256 ascending +10%.
+  // A cluster's CTAs keep 512 for their selects.
+  spec.threads = spec.cluster == 1 ? 256 : 512;
   spec.block = 4096;
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
   larger_buffer_when_split(spec);
