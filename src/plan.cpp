@@ -72,7 +72,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   // 1.35x faster than one CTA with a larger B2 at k = 2048. A lone CTA per row runs 256 threads,
   // 16 elements each per scan step, which halves the step's fixed cost per element (its
   // block-wide scan and barrier, the load's addresses). Measured on the H200 (bench/results/
-  // NOTES.md, Change 29): dsa-prefill-128k -4.4%, dsa-bf16-b256 -15..-21%, sample-b256 -6%;
+  // NOTES.md, Change 29): dsa-prefill-128k -4.4%, dsa-bf16-b256 -13..-21%, sample-b256 -6%;
   // dsa-prefill-8k (rows loaded whole, one select each) +4% and dsa-decode-b256 ascending +10%.
   // A cluster's CTAs keep 512 for their selects.
   spec.threads = spec.cluster == 1 ? 256 : 512;
