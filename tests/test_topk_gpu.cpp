@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "compile_ahead.hpp"
 #include "device_buffer.hpp"
 #include "dtype_bits.hpp"
 #include "gpu_check.hpp"
@@ -96,10 +97,17 @@ TEST_CASE("gpu: randomized suite") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
   const char* only = std::getenv("DEEPSELECT_TEST_GPU_CASE");
+  std::vector<int> indices;
+  std::vector<CaseSpec> specs;
   for (int i = 0; i < kRandomCases; ++i) {
     if (only != nullptr && std::atoi(only) != i) continue;
-    CAPTURE(i);
-    CHECK(check_on_gpu("case " + std::to_string(i), random_spec(kSuiteSeed, i)));
+    indices.push_back(i);
+    specs.push_back(random_spec(kSuiteSeed, i));
+  }
+  compile_ahead(specs);
+  for (size_t c = 0; c < specs.size(); ++c) {
+    CAPTURE(indices[c]);
+    CHECK(check_on_gpu("case " + std::to_string(indices[c]), specs[c]));
   }
 }
 
