@@ -93,11 +93,21 @@ struct TopkRow {
         const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
         copy_async_16(destination + offset, source + offset);
       }
-    } else {
+      return;
+    }
+    // A block at either end of the row: the vectors inside it are copied as above; only the one
+    // it covers in part (at each end) is read element by element, and those outside not at all.
 #pragma unroll
-      for (int e = 0; e < kPerThread; ++e) {
-        const int offset = offset_of(e);
-        if (lo + offset >= head && lo + offset < hi) destination[offset] = source[offset];
+    for (int v = 0; v < kPerThread / kVec; ++v) {
+      const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
+      if (lo + offset >= head && lo + offset + kVec <= hi) {
+        copy_async_16(destination + offset, source + offset);
+      } else {
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) {
+          const int e = lo + offset + j;
+          if (e >= head && e < hi) destination[offset + j] = source[offset + j];
+        }
       }
     }
   }
@@ -311,16 +321,24 @@ struct TopkRow {
     Extremes mine;
     constexpr int kMostPoints = kSampleElements / kVec;
     constexpr int kPointsPerThread = (kMostPoints + kThreads - 1) / kThreads;
+    // Every load of this thread is issued before any is used, so that they are in flight
+    // together.
+    int vector_of[kPointsPerThread];
+    uint4 loaded[kPointsPerThread];
+#pragma unroll
+    for (int q = 0; q < kPointsPerThread; ++q) {
+      const int point = q * kThreads + int(threadIdx.x);
+      vector_of[q] = first_vector + int(sample_vector(u32(point), sample, seed));
+      if (point < sample.points) loaded[q] = load_vector(vector_of[q]);
+    }
 #pragma unroll
     for (int q = 0; q < kPointsPerThread; ++q) {
       const int point = q * kThreads + int(threadIdx.x);
       if (point >= sample.points) break;
-      const int v = first_vector + int(sample_vector(u32(point), sample, seed));
-      const uint4 vector = load_vector(v);
 #pragma unroll
       for (int j = 0; j < kVec; ++j) {
-        const u64 word = make_candidate(key_of<T>(element_of(vector, j), nan_key, invert),
-                                        column_origin + u32(v * kVec + j));
+        const u64 word = make_candidate(key_of<T>(element_of(loaded[q], j), nan_key, invert),
+                                        column_origin + u32(vector_of[q] * kVec + j));
         cand[point * kVec + j] = word;
         mine.add(word, word);
       }
