@@ -49,6 +49,14 @@ void larger_buffer_when_split(KernelSpec& spec) {
   spec.block2 = spec.cluster == kMaxCluster ? 16384 : 4096;
 }
 
+// Whether a lone CTA of spec takes rows of up to n columns whole, without a scan: the kernel
+// does when the row's 16-byte aligned view fits its buffer of k_max + B + B2 words
+// (templates/topk_kernel.cuh resident_fits), which an aligned row of n columns does here; a
+// misaligned one a vector longer scans, correctly at either thread count.
+bool takes_rows_whole(const KernelSpec& spec, int64_t n) {
+  return n <= spec.k_max + spec.block + spec.block2;
+}
+
 }  // namespace
 
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
@@ -69,16 +77,17 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
     }
   }
   // Small enough for two CTAs per SM (at most ~110 KB of shared memory each), which measured
-  // 1.35x faster than one CTA with a larger B2 at k = 2048. A lone CTA per row runs 256 threads,
-  // 16 elements each per scan step, which halves the step's fixed cost per element (its
-  // block-wide scan and barrier, the load's addresses). Measured on the H200 (bench/results/
-  // NOTES.md, Change 29): dsa-prefill-128k -4.4%, dsa-bf16-b256 -13..-21%, sample-b256 -6%;
-  // dsa-prefill-8k (rows loaded whole, one select each) +4% and dsa-decode-b256 ascending +10%.
-  // A cluster's CTAs keep 512 for their selects.
-  spec.threads = spec.cluster == 1 ? 256 : 512;
+  // 1.35x faster than one CTA with a larger B2 at k = 2048.
   spec.block = 4096;
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
   larger_buffer_when_split(spec);
+  // A lone CTA that scans its row runs 256 threads, 16 elements each per scan step, which halves
+  // the step's fixed cost per element (its block-wide scan and barrier, the load's addresses).
+  // Measured on the H200 (bench/results/NOTES.md, Change 29): dsa-prefill-128k -4.4%,
+  // dsa-bf16-b256 -13..-21%, sample-b256 -6%. Rows it takes whole (one load, one select) and a
+  // cluster's CTAs keep 512 for their selects: dsa-prefill-8k with 512 against 256 normal -5%,
+  // ascending -4%, relu_ties +1% (bench/results/2026-12-02-h200-scan-step/v6).
+  spec.threads = spec.cluster == 1 && !takes_rows_whole(spec, n) ? 256 : 512;
   if (device.tuning != nullptr) {
     const ShapeBucket bucket =
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));
@@ -103,14 +112,20 @@ std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
 
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
-  // Row counts 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8.
+  // Row counts 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8; short and
+  // long rows, a lone CTA's kernels for rows it takes whole and for rows it scans.
   const DeviceInfo device{arch, 2 * kMaxCluster};
+  constexpr int64_t kShortRow = 1;
+  constexpr int64_t kLongRow = int64_t(1) << 31;
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
         for (int rows = kMaxCluster; rows >= 1; rows /= 2) {
-          specs.push_back(
-              plan_spec(dtype, bucket, rows, /*n=*/1, device, options.bounds, options.epilogue));
+          for (int64_t n : {kLongRow, kShortRow}) {
+            const KernelSpec spec =
+                plan_spec(dtype, bucket, rows, n, device, options.bounds, options.epilogue);
+            if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
+          }
         }
       }
     }

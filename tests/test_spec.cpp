@@ -82,8 +82,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
     fill.arch = arch;
     specs.push_back(fill);
   }
-  // Per arch: 3 dtypes x 6 k buckets x 4 cluster sizes, plus 2 dtypes x 3 indexer variants x 4.
-  REQUIRE(specs.size() == 2 * (72 + 24) + 2);
+  // Per arch: 3 dtypes x 6 k buckets x (4 cluster sizes + a lone CTA's kernel for rows it takes
+  // whole), plus 2 dtypes x 3 indexer variants x 5.
+  REQUIRE(specs.size() == 2 * (90 + 30) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -328,6 +329,31 @@ TEST_CASE("plan: 8-CTA clusters at k = 2048 hold a 128K row's part whole; other 
   }
 }
 
+TEST_CASE("plan: a lone CTA runs 512 threads on rows it takes whole, 256 on rows it scans") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  for (DType dtype : kDTypes) {
+    INFO(dtype_name(dtype));
+    // k = 2048: a buffer of 2048 + 4096 + 2048 words.
+    const KernelSpec whole = plan_spec(dtype, 2048, 4096, 8192, h200);
+    CHECK(whole.cluster == 1);
+    CHECK(whole.threads == 512);
+    CHECK(plan_spec(dtype, 2048, 4096, 8193, h200).threads == 256);
+    CHECK(plan_spec(dtype, 2048, 1024, 131072, h200).threads == 256);
+    // k = 64: 64 + 4096 + 1024 words.
+    CHECK(plan_spec(dtype, 64, 4096, 5184, h200).threads == 512);
+    CHECK(plan_spec(dtype, 64, 4096, 5185, h200).threads == 256);
+    // A split row's CTAs run 512 whatever the row's length.
+    CHECK(plan_spec(dtype, 2048, 1, 131072, h200).threads == 512);
+    CHECK(plan_spec(dtype, 2048, 1, 1000, h200).threads == 512);
+    const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
+    for (int64_t n : {int64_t(8192), int64_t(131072)}) {
+      INFO("n=", n);
+      CHECK(std::count(planned.begin(), planned.end(),
+                       plan_spec(dtype, 2048, 4096, n, h200).to_string()) == 1);
+    }
+  }
+}
+
 TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in 1..4096") {
   const std::vector<int>& buckets = k_buckets();
   REQUIRE(std::is_sorted(buckets.begin(), buckets.end()));
@@ -379,14 +405,14 @@ TEST_CASE("plan: planner and default spec lists") {
     const std::vector<KernelSpec> planned = planner_specs(arch);
     const std::vector<std::string> texts = texts_of(planned);
     CHECK(std::set<std::string>(texts.begin(), texts.end()).size() == planned.size());
-    // Every dtype and k bucket with each cluster size 1, 2, 4, 8; for the indexer's, the
-    // decode-bounds and page-table variants too.
+    // Every dtype and k bucket with each cluster size 1, 2, 4, 8 and a lone CTA's kernel for
+    // rows it takes whole; for the indexer's, the decode-bounds and page-table variants too.
     size_t expected = 0;
     for (DType dtype : kDTypes) {
-      for (int bucket : k_buckets()) expected += 4 * precompiled_options(dtype, bucket).size();
+      for (int bucket : k_buckets()) expected += 5 * precompiled_options(dtype, bucket).size();
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 72 + 24);
+    CHECK(expected == 90 + 30);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);
