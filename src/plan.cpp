@@ -49,12 +49,16 @@ void larger_buffer_when_split(KernelSpec& spec) {
   spec.block2 = spec.cluster == kMaxCluster ? 16384 : 4096;
 }
 
-// Whether a lone CTA of spec takes rows of up to n columns whole, without a scan: the kernel
-// does when the row's 16-byte aligned view fits its buffer of k_max + B + B2 words
-// (templates/topk_kernel.cuh resident_fits), which an aligned row of n columns does here; a
-// misaligned one a vector longer scans, correctly at either thread count.
-bool takes_rows_whole(const KernelSpec& spec, int64_t n) {
-  return n <= spec.k_max + spec.block + spec.block2;
+// A lone CTA that scans its rows runs 256 threads, 16 elements each per scan step, which halves
+// the step's fixed cost per element (its block-wide scan and barrier, the load's addresses).
+// Measured on the H200 (bench/results/NOTES.md, Change 29): dsa-prefill-128k -4.4%,
+// dsa-bf16-b256 -13..-21%, sample-b256 -6%. One that takes them whole (one load, one select:
+// the kernel does when a row's 16-byte aligned view fits its buffer, templates/topk_kernel.cuh
+// resident_fits, which a call's aligned rows of up to n columns do here) and a cluster's CTAs
+// run 512 for their selects: dsa-prefill-8k with 512 against 256, normal -5%, ascending -4%,
+// relu_ties +1% (bench/results/2026-12-02-h200-scan-step/v6).
+int threads_for(const KernelSpec& spec, int64_t n) {
+  return spec.cluster == 1 && n > spec.buffer_words() ? 256 : 512;
 }
 
 }  // namespace
@@ -81,21 +85,19 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   spec.block = 4096;
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
   larger_buffer_when_split(spec);
-  // A lone CTA that scans its row runs 256 threads, 16 elements each per scan step, which halves
-  // the step's fixed cost per element (its block-wide scan and barrier, the load's addresses).
-  // Measured on the H200 (bench/results/NOTES.md, Change 29): dsa-prefill-128k -4.4%,
-  // dsa-bf16-b256 -13..-21%, sample-b256 -6%. Rows it takes whole (one load, one select) and a
-  // cluster's CTAs keep 512 for their selects: dsa-prefill-8k with 512 against 256 normal -5%,
-  // ascending -4%, relu_ties +1% (bench/results/2026-12-02-h200-scan-step/v6).
-  spec.threads = spec.cluster == 1 && !takes_rows_whole(spec, n) ? 256 : 512;
+  spec.threads = threads_for(spec, n);
   if (device.tuning != nullptr) {
     const ShapeBucket bucket =
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));
     if (const TunedChoice* choice = device.tuning->find(bucket)) spec = choice->apply(spec);
   }
   if (plan_override().empty()) return spec;
-  // The override picks a kernel; the call's row bounds and epilogue are not its to change.
-  KernelSpec overridden = KernelSpec::parse(plan_override(), spec);
+  // The override picks a kernel; the call's row bounds and epilogue are not its to change, and
+  // the thread count, unless it gives one, follows the overridden buffer and cluster.
+  KernelSpec base = spec;
+  base.threads = 0;
+  KernelSpec overridden = KernelSpec::parse(plan_override(), base);
+  if (overridden.threads == 0) overridden.threads = threads_for(overridden, n);
   overridden.bounds = bounds;
   overridden.epilogue = epilogue;
   return overridden;

@@ -150,9 +150,8 @@ void KernelSpec::validate() const {
                       dtype_name(dtype)));
   int sort_size = 1;
   while (sort_size < k_max) sort_size *= 2;
-  require(sort_size <= k_max + block + block2, "B2",
-          fmt::format("k_max + B + B2 = {} cannot hold the sort of {}", k_max + block + block2,
-                      sort_size));
+  require(sort_size <= buffer_words(), "B2",
+          fmt::format("k_max + B + B2 = {} cannot hold the sort of {}", buffer_words(), sort_size));
   require(dynamic_smem_bytes() <= kMaxDynamicSmemBytes, "B",
           fmt::format("the kernel needs {} bytes of shared memory, more than {}",
                       dynamic_smem_bytes(), kMaxDynamicSmemBytes));
@@ -224,9 +223,13 @@ std::string KernelSpec::symbol() const {
                      epilogue_name(epilogue));
 }
 
+int KernelSpec::buffer_words() const {
+  return k_max + block + block2;
+}
+
 size_t KernelSpec::dynamic_smem_bytes() const {
   if (kind != KernelKind::topk) return 0;
-  const size_t candidates = static_cast<size_t>(k_max + block + block2) * sizeof(uint64_t);
+  const size_t candidates = static_cast<size_t>(buffer_words()) * sizeof(uint64_t);
   const size_t staging = static_cast<size_t>(stages) * block * dtype_bytes(dtype);
   return candidates + staging;
 }

@@ -151,7 +151,8 @@ std::vector<KernelSpec> neighbours(const KernelSpec& base) {
     spec.cluster = cluster;
     add(spec);
   }
-  for (auto [threads, block] : {std::pair{256, 2048}, {512, 4096}, {512, 8192}, {1024, 8192}}) {
+  for (auto [threads, block] :
+       {std::pair{256, 2048}, {256, 4096}, {512, 4096}, {512, 8192}, {1024, 8192}}) {
     KernelSpec spec = base;
     spec.threads = threads;
     spec.block = block;

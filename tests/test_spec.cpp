@@ -331,27 +331,29 @@ TEST_CASE("plan: 8-CTA clusters at k = 2048 hold a 128K row's part whole; other 
 
 TEST_CASE("plan: a lone CTA runs 512 threads on rows it takes whole, 256 on rows it scans") {
   const DeviceInfo h200{kSm90, kH200Sms};
+  const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
   for (DType dtype : kDTypes) {
-    INFO(dtype_name(dtype));
-    // k = 2048: a buffer of 2048 + 4096 + 2048 words.
-    const KernelSpec whole = plan_spec(dtype, 2048, 4096, 8192, h200);
-    CHECK(whole.cluster == 1);
-    CHECK(whole.threads == 512);
-    CHECK(plan_spec(dtype, 2048, 4096, 8193, h200).threads == 256);
-    CHECK(plan_spec(dtype, 2048, 1024, 131072, h200).threads == 256);
-    // k = 64: 64 + 4096 + 1024 words.
-    CHECK(plan_spec(dtype, 64, 4096, 5184, h200).threads == 512);
-    CHECK(plan_spec(dtype, 64, 4096, 5185, h200).threads == 256);
+    for (int k : {64, 2048}) {
+      INFO(dtype_name(dtype), " k=", k);
+      const KernelSpec scanned = plan_spec(dtype, k, 1024, 131072, h200);
+      REQUIRE(scanned.cluster == 1);
+      CHECK(scanned.threads == 256);
+      // The boundary: rows of up to buffer_words() columns are taken whole.
+      const int words = scanned.buffer_words();
+      CHECK(plan_spec(dtype, k, 4096, words, h200).threads == 512);
+      CHECK(plan_spec(dtype, k, 4096, words + 1, h200).threads == 256);
+      for (int64_t n : {int64_t(words), int64_t(131072)}) {
+        INFO("n=", n);
+        CHECK(std::count(planned.begin(), planned.end(),
+                         plan_spec(dtype, k, 4096, n, h200).to_string()) == 1);
+      }
+    }
     // A split row's CTAs run 512 whatever the row's length.
     CHECK(plan_spec(dtype, 2048, 1, 131072, h200).threads == 512);
     CHECK(plan_spec(dtype, 2048, 1, 1000, h200).threads == 512);
-    const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
-    for (int64_t n : {int64_t(8192), int64_t(131072)}) {
-      INFO("n=", n);
-      CHECK(std::count(planned.begin(), planned.end(),
-                       plan_spec(dtype, 2048, 4096, n, h200).to_string()) == 1);
-    }
   }
+  // What the kernel's buffer holds, in words (templates/topk_kernel.cuh kCapacity).
+  CHECK(KernelSpec::parse("kind=topk k_max=2048 B=4096 B2=2048").buffer_words() == 8192);
 }
 
 TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in 1..4096") {

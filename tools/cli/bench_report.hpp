@@ -14,7 +14,7 @@
 
 namespace deepselect::cli {
 
-// The first topk call of the process (the dsa-decode-b1 spec) and the one after it.
+// The first topk call of the process (on the run's first shape) and the one after it.
 struct ColdStart {
   std::string spec;  // the shape and k, in words
   double first_ms = 0.0;
