@@ -53,6 +53,7 @@ ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t 
   for (bool sample = sampled;; sample = false) {
     ++stats.scans;
     buffer.clear();
+    stats.held.clear();
     // Only candidates better than the threshold are appended: the sample's, then the worst
     // candidate kept by the last compaction.
     std::optional<Scored> threshold =
@@ -64,7 +65,8 @@ ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t 
       for (int64_t j = lo; j < hi; ++j) {
         if (!threshold || better(row[j], *threshold)) buffer.push_back(row[j]);
       }
-      stats.max_buffer = std::max(stats.max_buffer, static_cast<int64_t>(buffer.size()));
+      stats.held.push_back(static_cast<int64_t>(buffer.size()));
+      stats.max_buffer = std::max(stats.max_buffer, stats.held.back());
       if (static_cast<int64_t>(buffer.size()) >= keep + block2) {
         stats.work += select_best(buffer, keep);
         threshold = buffer.back();

@@ -14,6 +14,7 @@ struct ScanStats {
   int64_t max_buffer = 0;         // candidates held after appending a block
   int64_t work = 0;               // W: elements fed to all selections, the final one included
   int scans = 0;                  // 2 when the sample's threshold misled and the row was rescanned
+  std::vector<int64_t> held;      // candidates held after each step's appends (the last scan)
   std::vector<int32_t> selected;  // columns of the result, best first
 };
 

@@ -8,6 +8,8 @@
 #   cold    - the first call with no cache at all (NVRTC), then from a prebuilt dir with JIT off
 #   tune    - `deepselect tune` over the whole suite, then the suite with and without its table
 #   phases  - build/phase_times (bench/scripts/phase_times.cu, built here with nvcc and carried)
+#   occupancy - the scan alone (k = 64: few appends) with two CTAs per SM (B2=1024, the planner's)
+#             and three (B2=512: 69 KB of shared memory each), normal and ascending rows
 # Usage (repo root, build/ carried): bench/scripts/h200_batch.sh STAGE... ; logs under $OUT.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -33,6 +35,10 @@ variants() {
   OUT="$out" $v "--rows 264 --n 131072 --k 64" "stages=2" "stages=4" "threads=256"
   OUT="$out" $v "--shape dsa-decode-b1" "stages=2" "stages=4" "B2=4096"
   OUT="$out" $v "--shape dsa-decode-b64" "stages=2" "stages=4" "B2=4096"
+}
+occupancy() {
+  DISTS=normal,ascending OUT="$out" bench/scripts/variants.sh "--rows 264 --n 131072 --k 64" \
+    "B2=1024" "B2=512"
 }
 for name in "$@"; do
   case "$name" in
@@ -61,6 +67,10 @@ for name in "$@"; do
       DEEPSELECT_TUNING_DISABLE=1 stage bench-suite-default 200 ./build/deepselect bench --dists normal
       stage bench-suite-tuned 200 ./build/deepselect bench --dists normal ;;
     phases) stage phases 120 ./build/phase_times ;;
+    occupancy)
+      export -f occupancy
+      export out
+      stage occupancy 120 bash -c occupancy ;;
     *) echo "unknown stage $name"; status=1 ;;
   esac
 done
