@@ -95,20 +95,11 @@ struct TopkRow {
       }
       return;
     }
-    // A block at either end of the row: the vectors inside it are copied as above; only the one
-    // it covers in part (at each end) is read element by element, and those outside not at all.
+    // A block at either end of the row: vector by vector (copy_vector).
 #pragma unroll
     for (int v = 0; v < kPerThread / kVec; ++v) {
       const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
-      if (lo + offset >= head && lo + offset + kVec <= hi) {
-        copy_async_16(destination + offset, source + offset);
-      } else {
-#pragma unroll
-        for (int j = 0; j < kVec; ++j) {
-          const int e = lo + offset + j;
-          if (e >= head && e < hi) destination[offset + j] = source[offset + j];
-        }
-      }
+      copy_vector(destination + offset, (lo + offset) / kVec);
     }
   }
 
@@ -438,6 +429,17 @@ struct TopkRow {
     return make_uint4(packed[0], packed[1], packed[2], packed[3]);
   }
 
+  // Copies the 16-byte vector v of the aligned view to destination: asynchronously when the row
+  // covers it whole, else at once, its elements outside the row as 0 (load_vector).
+  DS_DEV void copy_vector(Raw* destination, int v) const {
+    const int e = v * kVec;
+    if (e >= head && e + kVec <= span) {
+      copy_async_16(destination, origin() + e);
+    } else {
+      *reinterpret_cast<uint4*>(destination) = load_vector(v);
+    }
+  }
+
   // A split row's parts load into shared memory while the sample is selected (stage_part); a
   // lone CTA's part is read from the row, asked into L2 meanwhile. Measured on the H200
   // (bench/results/NOTES.md, Change 26): staging made the 8-CTA clusters' resident rows 3-4%
@@ -466,14 +468,8 @@ struct TopkRow {
   DS_DEV void stage_part(int part) {
     const int2 bounds = part_bounds(part);
     Raw* staged = staged_part(part) - bounds.x;
-    for (int v = bounds.x / kVec + int(threadIdx.x); v * kVec < bounds.y; v += kThreads) {
-      const int e = v * kVec;
-      if (e >= head && e + kVec <= span) {
-        copy_async_16(staged + e, origin() + e);
-      } else {
-        *reinterpret_cast<uint4*>(staged + e) = load_vector(v);
-      }
-    }
+    for (int v = bounds.x / kVec + int(threadIdx.x); v * kVec < bounds.y; v += kThreads)
+      copy_vector(staged + v * kVec, v);
     copy_async_commit();
   }
 
