@@ -26,14 +26,18 @@ const char* dtype_traits(DType dtype) {
 }
 
 // CTAs of spec that fit one SM's shared memory, as many as leave each thread 64 registers
-// (1024 threads per SM): the register budget follows.
+// (1024 threads per SM), and at most three: the register budget follows. Four 256-thread CTAs
+// leave 64 registers, and ptxas then spills in the scan: dsa-bf16-b256 k512 ran 15% slower
+// with four than with three (80 registers) on the H200
+// (bench/results/2026-12-02-h200-occupancy/v2).
 int blocks_per_sm(const KernelSpec& spec) {
   constexpr size_t kSmemPerSm = 228 * 1024;
   constexpr size_t kStaticAndReserved = 4 * 1024;
   constexpr int kThreadsPerSmAt64Registers = 1024;
+  constexpr int kMostCtas = 3;
   const int by_smem =
       static_cast<int>(kSmemPerSm / (spec.dynamic_smem_bytes() + kStaticAndReserved));
-  return std::max(1, std::min(by_smem, kThreadsPerSmAt64Registers / spec.threads));
+  return std::max(1, std::min({by_smem, kThreadsPerSmAt64Registers / spec.threads, kMostCtas}));
 }
 
 std::string render_topk(const KernelSpec& spec) {

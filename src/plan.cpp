@@ -49,16 +49,25 @@ void larger_buffer_when_split(KernelSpec& spec) {
   spec.block2 = spec.cluster == kMaxCluster ? 16384 : 4096;
 }
 
+// The buffer, in words, of spec's kernel at `threads` threads (a lone CTA's grows with them).
+int buffer_words_at(KernelSpec spec, int threads) {
+  spec.threads = threads;
+  return spec.buffer_words();
+}
+
 // A lone CTA that scans its rows runs 256 threads, 16 elements each per scan step, which halves
 // the step's fixed cost per element (its block-wide scan and barrier, the load's addresses).
 // Measured on the H200 (bench/results/NOTES.md, Change 29): dsa-prefill-128k -4.4%,
-// dsa-bf16-b256 -13..-21%, sample-b256 -6%. One that takes them whole (one load, one select:
-// the kernel does when a row's 16-byte aligned view fits its buffer, templates/topk_kernel.cuh
-// resident_fits, which a call's aligned rows of up to n columns do here) and a cluster's CTAs
-// run 512 for their selects: dsa-prefill-8k with 512 against 256, normal -5%, ascending -4%,
-// relu_ties +1% (bench/results/2026-12-02-h200-scan-step/v6).
+// dsa-bf16-b256 -13..-21%, sample-b256 -6%. It takes a row whole (one load, one select) when the
+// row's 16-byte aligned view fits its buffer (templates/topk_kernel.cuh resident_fits, which a
+// call's aligned rows of up to n columns do here). Rows that only the 512-thread buffer holds run
+// 512, taken whole at two CTAs per SM rather than scanned at three; rows the 256-thread buffer
+// holds run 256, three CTAs per SM. Measured on the H200 at k = 2048, 2048 rows
+// (bench/results/2026-12-02-h200-occupancy/v3): 6144 columns 512 whole 114 us, 256 scanning
+// 131; 4096 columns 512 whole 73 us, 256 whole 59. A cluster's CTAs run 512 for their selects.
 int threads_for(const KernelSpec& spec, int64_t n) {
-  return spec.cluster == 1 && n > spec.buffer_words() ? 256 : 512;
+  if (spec.cluster > 1) return 512;
+  return n <= buffer_words_at(spec, 256) || n > buffer_words_at(spec, 512) ? 256 : 512;
 }
 
 }  // namespace
@@ -114,16 +123,19 @@ std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
 
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
-  // Row counts 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8; short and
-  // long rows, a lone CTA's kernels for rows it takes whole and for rows it scans.
+  // Row counts 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8; long rows
+  // and rows of the 512-thread buffer's length, a lone CTA's kernels at 256 and 512 threads
+  // (threads_for).
   const DeviceInfo device{arch, 2 * kMaxCluster};
-  constexpr int64_t kShortRow = 1;
   constexpr int64_t kLongRow = int64_t(1) << 31;
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
         for (int rows = kMaxCluster; rows >= 1; rows /= 2) {
-          for (int64_t n : {kLongRow, kShortRow}) {
+          const int64_t medium_row = buffer_words_at(
+              plan_spec(dtype, bucket, rows, kLongRow, device, options.bounds, options.epilogue),
+              512);
+          for (int64_t n : {kLongRow, medium_row}) {
             const KernelSpec spec =
                 plan_spec(dtype, bucket, rows, n, device, options.bounds, options.epilogue);
             if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);

@@ -150,8 +150,9 @@ void KernelSpec::validate() const {
                       dtype_name(dtype)));
   int sort_size = 1;
   while (sort_size < k_max) sort_size *= 2;
-  require(sort_size <= buffer_words(), "B2",
-          fmt::format("k_max + B + B2 = {} cannot hold the sort of {}", buffer_words(), sort_size));
+  require(
+      sort_size <= buffer_words(), "B2",
+      fmt::format("the buffer's {} words cannot hold the sort of {}", buffer_words(), sort_size));
   require(dynamic_smem_bytes() <= kMaxDynamicSmemBytes, "B",
           fmt::format("the kernel needs {} bytes of shared memory, more than {}",
                       dynamic_smem_bytes(), kMaxDynamicSmemBytes));
@@ -224,7 +225,8 @@ std::string KernelSpec::symbol() const {
 }
 
 int KernelSpec::buffer_words() const {
-  return k_max + block + block2;
+  const int vector = 16 / static_cast<int>(dtype_bytes(dtype));
+  return k_max + block2 + (cluster > 1 ? block : threads * vector);
 }
 
 size_t KernelSpec::dynamic_smem_bytes() const {

@@ -53,8 +53,9 @@ struct KernelSpec {
   static KernelSpec parse(std::string_view text, const KernelSpec& base);
   // The kernel's extern "C" name.
   std::string symbol() const;
-  // Candidate words a topk kernel's shared-memory buffer holds: k_max + B + B2
-  // (templates/topk_kernel.cuh kCapacity).
+  // Candidate words a topk kernel's shared-memory buffer holds (templates/topk_kernel.cuh
+  // kCapacity): k_max + B2 + B in a cluster's CTAs, k_max + B2 + one vector per thread in a lone
+  // CTA.
   int buffer_words() const;
   // Dynamic shared memory a launch needs, in bytes.
   size_t dynamic_smem_bytes() const;

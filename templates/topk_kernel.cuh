@@ -39,9 +39,16 @@ template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int k
           int kEpilogue>
 struct TopkRow {
   typedef typename T::Raw Raw;
-  static const int kCapacity = kKMax + kB + kB2;
   static const int kPerThread = kB / kThreads;
   static const int kVec = 16 / T::kBytes;
+  // A buffer of k + B2 + B takes any block's appends after any step. A lone CTA's holds one
+  // vector per thread of a block past k + B2 instead, which leaves room for a third CTA per SM
+  // (f32, k = 2048: 64 -> 40 KB): a step whose appends would overflow it compacts and appends
+  // vector by vector (append_by_vectors), which the sample's threshold makes rare (NOTES.md,
+  // tenth session: no step of the modelled rows). A cluster's CTAs (one per SM) keep the whole
+  // block, which sizes the parts they take whole. src/spec.cpp buffer_words() mirrors this.
+  static const int kVectorRound = kThreads * kVec;
+  static const int kCapacity = kKMax + kB2 + (kCluster > 1 ? kB : kVectorRound);
   static const int kWarps = kThreads / 32;
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
   static_assert(kStages >= 2, "the scan overlaps a block's load with the previous one's filter");
@@ -188,7 +195,7 @@ struct TopkRow {
 
   // Appends the block's elements that beat the threshold: two float compares per element, and
   // the exact test (and the NaN check) only for the unsure ones.
-  DS_DEV void filter_block(int block, int stage) {
+  DS_DEV void filter_block(int block, int stage, int keep) {
     const int lo = block * kB;
     const int valid_lo = max(lo, head) - lo;
     const int valid_hi = min(lo + kB, span) - lo;
@@ -212,18 +219,45 @@ struct TopkRow {
       if (limit.beaten_by(x, column_base + offset)) mask |= 1u << e;
     }
     u32 added;
-    const u32 position = u32(count) + block_exclusive_sum<kWarps, kPerThread>(
-                                          __popc(mask), scratch.warp_totals[parity], &added);
+    const u32 position =
+        block_exclusive_sum<kWarps, kPerThread>(__popc(mask), scratch.warp_totals[parity], &added);
     parity ^= 1u;
-    u32 slot = position;
-    while (mask != 0u) {
-      const u32 e = __ffs(mask) - 1;
-      mask &= mask - 1u;
-      const int offset = offset_of(e);
+    if (kCluster == 1 && count + int(added) > kCapacity) {
+      append_by_vectors(data, mask, column_base, keep);
+      return;
+    }
+    append_elements(data, mask, u32(count) + position, column_base);
+    count += int(added);
+  }
+
+  // Appends this thread's `mask` elements of a staged block at cand[slot..].
+  DS_DEV void append_elements(const Raw* data, u32 mask, u32 slot, u32 column_base) {
+    for (; mask != 0u; mask &= mask - 1u) {
+      const int offset = offset_of(__ffs(mask) - 1);
       cand[slot++] =
           make_candidate(key_of<T>(u32(data[offset]), nan_key, invert), column_base + offset);
     }
-    count += int(added);
+  }
+
+  // A block whose appends would overflow the buffer: one vector per thread at a time, the buffer
+  // compacted before a round that would not fit (a compaction leaves at most k + B2 / 4, so
+  // every round fits after one). Masks
+  // from the threshold before a compaction may keep elements that no longer beat it: extra
+  // candidates, which the next compaction drops, and which still beat the sample's threshold
+  // (so the scan's count of candidates that did stays a lower bound).
+  DS_DEV void append_by_vectors(const Raw* data, u32 mask, u32 column_base, int keep) {
+    constexpr u32 kRoundBits = (1u << kVec) - 1u;
+#pragma unroll 1
+    for (int v = 0; v < kPerThread / kVec; ++v) {
+      const u32 round = mask & (kRoundBits << (v * kVec));
+      u32 added;
+      const u32 position =
+          block_exclusive_sum<kWarps, kVec>(__popc(round), scratch.warp_totals[parity], &added);
+      parity ^= 1u;
+      if (count + int(added) > kCapacity) compact(keep, kSlack);
+      append_elements(data, round, u32(count) + position, column_base);
+      count += int(added);
+    }
   }
 
   DS_DEV void set_threshold(u64 c) {
@@ -394,7 +428,7 @@ struct TopkRow {
       if (ahead < steps) load_block(block_of(ahead), ahead % kStages);
       copy_async_commit();
       copy_async_wait<kStages - 1>();
-      filter_block(block_of(step), step % kStages);
+      filter_block(block_of(step), step % kStages, keep);
       if (count >= keep + kB2) compact(keep, kSlack);
       if ((step + kStages + 1) % 32 == 0) fill_order(step + kStages + 1);
     }

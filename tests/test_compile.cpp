@@ -77,23 +77,29 @@ TEST_CASE("compile: the rendered unit instantiates the spec's kernel under its s
   CHECK_THROWS_AS((void)render_translation_unit(invalid), ArgumentError);
 }
 
-TEST_CASE("compile: launch bounds ask for the CTAs per SM that shared memory and registers allow") {
+TEST_CASE(
+    "compile: launch bounds ask for the CTAs per SM that shared memory and registers allow, at "
+    "most three") {
   struct Case {
     const char* spec;
     const char* bounds;
   };
-  // Shared memory: (k_max + B + B2) 8-byte candidates, stages x B elements, and ~4 KB of static
-  // scratch and reservation per CTA, out of 228 KB; registers: at most 1024 threads per SM.
+  // Shared memory: the buffer's 8-byte candidates (KernelSpec::buffer_words), stages x B
+  // elements, and ~4 KB of static scratch and reservation per CTA, out of 228 KB; registers: at
+  // most 1024 threads per SM; and at most three CTAs (src/codegen.cpp blocks_per_sm).
   const Case cases[] = {
-      // 64 + 32 KB: two CTAs.
+      // 48 + 32 KB: two CTAs.
       {"kind=topk dtype=f32 k_max=2048 B=4096 B2=2048 threads=512", "__launch_bounds__(512, 2)"},
-      {"kind=topk dtype=f32 k_max=2048 B=4096 B2=2048 threads=256", "__launch_bounds__(256, 2)"},
-      // 52 + 16 KB: three.
+      // 40 + 32 KB: three.
+      {"kind=topk dtype=f32 k_max=2048 B=4096 B2=2048 threads=256", "__launch_bounds__(256, 3)"},
+      // 36 + 16 KB: four would fit, and have the registers; three at most.
       {"kind=topk dtype=bf16 k_max=512 B=4096 B2=2048 threads=256", "__launch_bounds__(256, 3)"},
-      // 48 + 16 KB: three, though four would have the registers.
+      // 40 + 16 KB: three, though four would have the registers.
       {"kind=topk dtype=f32 k_max=2048 B=2048 B2=2048 threads=256", "__launch_bounds__(256, 3)"},
-      // 24.5 + 8 KB: shared memory would allow six, registers four of 256 threads.
-      {"kind=topk dtype=bf16 k_max=64 B=2048 B2=1024 threads=256", "__launch_bounds__(256, 4)"},
+      // 24.5 + 8 KB: shared memory would allow six, registers four of 256 threads; three at most.
+      {"kind=topk dtype=bf16 k_max=64 B=2048 B2=1024 threads=256", "__launch_bounds__(256, 3)"},
+      // 128 threads, 16.5 + 8 KB: three at most.
+      {"kind=topk dtype=bf16 k_max=64 B=2048 B2=1024 threads=128", "__launch_bounds__(128, 3)"},
       // 208 KB: one.
       {"kind=topk dtype=f32 k_max=2048 B=4096 B2=16384 threads=512 cluster=8",
        "__launch_bounds__(512, 1)"},

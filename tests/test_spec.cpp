@@ -329,7 +329,7 @@ TEST_CASE("plan: 8-CTA clusters at k = 2048 hold a 128K row's part whole; other 
   }
 }
 
-TEST_CASE("plan: a lone CTA runs 512 threads on rows it takes whole, 256 on rows it scans") {
+TEST_CASE("plan: a lone CTA runs 256 threads but on rows that only its 512-thread buffer holds") {
   const DeviceInfo h200{kSm90, kH200Sms};
   const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
   for (DType dtype : kDTypes) {
@@ -338,11 +338,19 @@ TEST_CASE("plan: a lone CTA runs 512 threads on rows it takes whole, 256 on rows
       const KernelSpec scanned = plan_spec(dtype, k, 1024, 131072, h200);
       REQUIRE(scanned.cluster == 1);
       CHECK(scanned.threads == 256);
-      // The boundary: rows of up to buffer_words() columns are taken whole.
-      const int words = scanned.buffer_words();
-      CHECK(plan_spec(dtype, k, 4096, words, h200).threads == 512);
-      CHECK(plan_spec(dtype, k, 4096, words + 1, h200).threads == 256);
-      for (int64_t n : {int64_t(words), int64_t(131072)}) {
+      // The boundaries: rows of up to the 256-thread buffer's columns run 256, taken whole; up
+      // to the 512-thread buffer's, 512, taken whole; longer ones 256, scanned.
+      const KernelSpec short_rows = plan_spec(dtype, k, 4096, 1, h200);
+      CHECK(short_rows.threads == 256);
+      const int words_256 = short_rows.buffer_words();
+      CHECK(plan_spec(dtype, k, 4096, words_256, h200).threads == 256);
+      const KernelSpec medium_rows = plan_spec(dtype, k, 4096, words_256 + 1, h200);
+      CHECK(medium_rows.threads == 512);
+      const int words_512 = medium_rows.buffer_words();
+      CHECK(words_512 > words_256);
+      CHECK(plan_spec(dtype, k, 4096, words_512, h200).threads == 512);
+      CHECK(plan_spec(dtype, k, 4096, words_512 + 1, h200).threads == 256);
+      for (int64_t n : {int64_t(1), int64_t(words_512), int64_t(131072)}) {
         INFO("n=", n);
         CHECK(std::count(planned.begin(), planned.end(),
                          plan_spec(dtype, k, 4096, n, h200).to_string()) == 1);
@@ -352,8 +360,14 @@ TEST_CASE("plan: a lone CTA runs 512 threads on rows it takes whole, 256 on rows
     CHECK(plan_spec(dtype, 2048, 1, 131072, h200).threads == 512);
     CHECK(plan_spec(dtype, 2048, 1, 1000, h200).threads == 512);
   }
-  // What the kernel's buffer holds, in words (templates/topk_kernel.cuh kCapacity).
-  CHECK(KernelSpec::parse("kind=topk k_max=2048 B=4096 B2=2048").buffer_words() == 8192);
+  // What the kernel's buffer holds, in words (templates/topk_kernel.cuh kCapacity): past k + B2,
+  // a whole block in a cluster's CTAs, one 16-byte vector per thread in a lone CTA.
+  CHECK(KernelSpec::parse("kind=topk k_max=2048 B=4096 B2=2048 cluster=2").buffer_words() ==
+        2048 + 4096 + 2048);
+  CHECK(KernelSpec::parse("kind=topk k_max=2048 B=4096 B2=2048 threads=256").buffer_words() ==
+        2048 + 2048 + 256 * 4);
+  CHECK(KernelSpec::parse("kind=topk dtype=bf16 k_max=512 B=4096 B2=2048 threads=512")
+            .buffer_words() == 512 + 2048 + 512 * 8);
 }
 
 TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in 1..4096") {
@@ -407,8 +421,9 @@ TEST_CASE("plan: planner and default spec lists") {
     const std::vector<KernelSpec> planned = planner_specs(arch);
     const std::vector<std::string> texts = texts_of(planned);
     CHECK(std::set<std::string>(texts.begin(), texts.end()).size() == planned.size());
-    // Every dtype and k bucket with each cluster size 1, 2, 4, 8 and a lone CTA's kernel for
-    // rows it takes whole; for the indexer's, the decode-bounds and page-table variants too.
+    // Every dtype and k bucket with each cluster size 2, 4, 8 and a lone CTA's two kernels
+    // (256 threads for rows it scans or takes whole in its buffer, 512 for rows only that
+    // buffer holds); for the indexer's, the decode-bounds and page-table variants too.
     size_t expected = 0;
     for (DType dtype : kDTypes) {
       for (int bucket : k_buckets()) expected += 5 * precompiled_options(dtype, bucket).size();

@@ -225,6 +225,30 @@ TEST_CASE("gpu: rows whose sample's best are NaN") {
   }
 }
 
+// Rows a lone CTA scans without a sample (too short for one to pay at this k): the first
+// blocks pass the filter whole, more than its buffer holds past k + B2, so appends go vector by
+// vector with compactions between (templates/topk_kernel.cuh append_by_vectors); ascending rows
+// keep it so for most blocks, which come in random order.
+TEST_CASE("gpu: rows too short for a sample, whose blocks overflow a lone CTA's buffer") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16}) {
+    for (int k : {2048, 4096}) {
+      for (int64_t n : {int64_t{9000}, int64_t{9001}, int64_t{10240}}) {
+        const int vec = dtype == DType::f32 ? 4 : 8;
+        const int vectors = static_cast<int>(n) / vec;
+        REQUIRE(ds::plan_sample(k, vectors, vec, static_cast<int>(n), 1 << 30).points == 0);
+        for (Dist dist : {Dist::ascending, Dist::descending, Dist::relu_ties, Dist::normal}) {
+          CaseSpec spec = long_rows(1000 + index, dtype, 70, k, dist);
+          spec.n = n;
+          CHECK(check_on_gpu("no sample " + std::to_string(index++), spec));
+        }
+      }
+    }
+  }
+}
+
 // Small enough to run under compute-sanitizer memcheck and racecheck.
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
