@@ -241,10 +241,9 @@ struct TopkRow {
 
   // A block whose appends would overflow the buffer: one vector per thread at a time, the buffer
   // compacted before a round that would not fit (a compaction leaves at most k + B2 / 4, so
-  // every round fits after one). Masks
-  // from the threshold before a compaction may keep elements that no longer beat it: extra
-  // candidates, which the next compaction drops, and which still beat the sample's threshold
-  // (so the scan's count of candidates that did stays a lower bound).
+  // every round fits after one). Masks from the threshold before a compaction may keep elements
+  // that no longer beat it: extra candidates, which the next compaction drops, and which still
+  // beat the sample's threshold (so the scan's count of candidates that did stays a lower bound).
   DS_DEV void append_by_vectors(const Raw* data, u32 mask, u32 column_base, int keep) {
     constexpr u32 kRoundBits = (1u << kVec) - 1u;
 #pragma unroll 1
