@@ -9,6 +9,7 @@
 #include "device_buffer.hpp"
 #include "dtype_bits.hpp"
 #include "gpu_check.hpp"
+#include "plan.hpp"
 #include "sample_keep.cuh"
 #include "test_support.hpp"
 #include "topk_internal.hpp"
@@ -31,19 +32,22 @@ CaseSpec long_rows(int seed, DType dtype, int64_t rows, int k, Dist dist) {
   return spec;
 }
 
-// Calls visit(row, point, columns) for each point of each row's sample, as the kernel draws it
-// (sample_keep.cuh, planner defaults: a buffer of at least 4096 words); columns are the point's
-// 16-byte vector. Needs rows at the allocation's 256-byte alignment (x_shift 0).
+// Calls visit(row, point, columns) for each point of each row's sample, as the kernel that the
+// planner picks for the problem draws it (sample_keep.cuh: its buffer caps the sample); columns
+// are the point's 16-byte vector. Needs rows at the allocation's 256-byte alignment (x_shift 0).
 template <class Visit>
 void for_each_sample_point(const Problem& problem, Visit&& visit) {
   const int bytes = problem.dtype == DType::f32 ? 4 : 2;
   const int vec = 16 / bytes;
+  const int capacity =
+      plan_spec(problem.dtype, problem.k, problem.rows, problem.n, device_info(nullptr))
+          .buffer_words();
   for (int64_t r = 0; r < problem.rows; ++r) {
     const auto head = static_cast<int>(r * problem.stride() * bytes % 16 / bytes);
     const int first_vector = (head + vec - 1) / vec;
     const int vectors = (head + static_cast<int>(problem.n)) / vec - first_vector;
     const ds::RowSample plan =
-        ds::plan_sample(problem.k, vectors, vec, static_cast<int>(problem.n), 1 << 30);
+        ds::plan_sample(problem.k, vectors, vec, static_cast<int>(problem.n), capacity);
     REQUIRE(plan.points > 0);
     REQUIRE(plan.want < problem.k);
     const uint32_t seed = ds::row_seed(kBlockOrderSeed, static_cast<uint32_t>(r));
