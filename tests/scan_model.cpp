@@ -41,13 +41,12 @@ std::optional<Scored> sample_threshold(std::span<const Scored> row, int keep, in
 }  // namespace
 
 ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t block2,
-                     uint32_t seed, uint32_t row_index, bool sampled) {
+                     uint32_t seed, uint32_t row_index, bool sampled, int buffer_words) {
   const auto n = static_cast<int64_t>(row.size());
   const auto m = static_cast<uint32_t>((n + block - 1) / block);
   const uint32_t row_seed = ds::row_seed(seed, row_index);
   const ds::BlockOrder order(m, row_seed, /*leading=*/1);
   const int keep = static_cast<int>(std::min<int64_t>(k, n));
-  const auto capacity = static_cast<int>(std::min<int64_t>(k + block + block2, 1 << 30));
   ScanStats stats;
   std::vector<Scored> buffer;
   for (bool sample = sampled;; sample = false) {
@@ -57,7 +56,7 @@ ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t 
     // Only candidates better than the threshold are appended: the sample's, then the worst
     // candidate kept by the last compaction.
     std::optional<Scored> threshold =
-        sample ? sample_threshold(row, keep, capacity, row_seed) : std::nullopt;
+        sample ? sample_threshold(row, keep, buffer_words, row_seed) : std::nullopt;
     const bool raised = threshold.has_value();
     for (uint32_t step = 0; step < m; ++step) {
       const int64_t lo = static_cast<int64_t>(order(step)) * block;

@@ -21,10 +21,11 @@ struct ScanStats {
 // Scans row (its elements scored under the call's order) in blocks of `block` elements, visited
 // in ds::BlockOrder(m, ds::row_seed(seed, row_index), 1) order (as one CTA per row does),
 // compacting to k whenever the buffer holds at least k + block2 candidates. With `sampled`, the
-// threshold starts at the row sample's (ds::plan_sample, as the kernel's for f32), and a scan
-// that then ends with fewer than k candidates runs again without it.
+// threshold starts at the row sample's (ds::plan_sample, as the kernel's for f32, whose buffer of
+// `buffer_words` caps the sample: KernelSpec::buffer_words), and a scan that then ends with
+// fewer than k candidates runs again without it.
 ScanStats model_scan(std::span<const Scored> row, int k, int64_t block, int64_t block2,
-                     uint32_t seed, uint32_t row_index, bool sampled);
+                     uint32_t seed, uint32_t row_index, bool sampled, int buffer_words);
 
 // The seed's bound on E[W] for an order whose first block is fixed, m = ceil(N/B):
 // (1 + k/B2)(k + B + B2)(1 + H_{m-1}). The seed's proof gives H_m for a uniformly random order;

@@ -9,6 +9,7 @@
 #include "block_order.cuh"
 #include "data_gen.hpp"
 #include "parallel.hpp"
+#include "plan.hpp"
 #include "reference.hpp"
 #include "sample_keep.cuh"
 #include "scan_model.hpp"
@@ -48,6 +49,17 @@ struct RowCheck {
   bool matches_reference = false;
 };
 
+// The buffer of the f32 kernel that takes such rows alone (256 threads), which caps its sample.
+int lone_cta_buffer_words(const Shape& shape) {
+  KernelSpec spec;
+  spec.k_max = *std::lower_bound(k_buckets().begin(), k_buckets().end(), shape.k);
+  spec.block = static_cast<int>(shape.block);
+  spec.block2 = static_cast<int>(shape.block2);
+  spec.threads = 256;
+  spec.cluster = 1;
+  return spec.buffer_words();
+}
+
 // 20 rows of dist; each row is scanned by the model and compared with the reference.
 std::vector<RowCheck> check_rows(const Shape& shape, Dist dist, bool sampled) {
   constexpr int kRows = 20;
@@ -72,7 +84,7 @@ std::vector<RowCheck> check_rows(const Shape& shape, Dist dist, bool sampled) {
     }
     RowCheck& check = checks[r];
     check.stats = model_scan(row, shape.k, shape.block, shape.block2, kScanSeed,
-                             static_cast<uint32_t>(r), sampled);
+                             static_cast<uint32_t>(r), sampled, lone_cta_buffer_words(shape));
     const auto first = expected.indices.begin() + r * shape.k;
     check.matches_reference =
         std::equal(check.stats.selected.begin(), check.stats.selected.end(), first,

@@ -1,6 +1,7 @@
 // The CPU scan model (tests/scan_model.cpp) on 131072-column rows: work W and compactions per row for
 // B2 = 1024 / 2048 / 4096, bf16 and f32, k = 2048 / 1024 (NOTES.md, eleventh session, v5). Built
-// as models/overflow.cpp is (bench/results/2026-12-02-h200-scan-step/models/).
+// as models/overflow.cpp is (bench/results/2026-12-02-h200-scan-step/models/), at commit d91a60a
+// (model_scan has since taken the kernel's buffer size, which caps the sample).
 #include <cstdio>
 #include <random>
 #include <vector>
