@@ -49,6 +49,9 @@ struct TopkRow {
   // block, which sizes the parts they take whole. src/spec.cpp buffer_words() mirrors this.
   static const int kVectorRound = kThreads * kVec;
   static const int kCapacity = kKMax + kB2 + (kCluster > 1 ? kB : kVectorRound);
+  // Before a step the buffer holds fewer than k + B2 candidates (the scan compacts at that), so
+  // only a buffer without room for a whole block past them can overflow.
+  static const bool kStepMayOverflow = kCapacity < kKMax + kB2 + kB;
   static const int kWarps = kThreads / 32;
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
   static_assert(kStages >= 2, "the scan overlaps a block's load with the previous one's filter");
@@ -222,7 +225,7 @@ struct TopkRow {
     const u32 position =
         block_exclusive_sum<kWarps, kPerThread>(__popc(mask), scratch.warp_totals[parity], &added);
     parity ^= 1u;
-    if (kCluster == 1 && count + int(added) > kCapacity) {
+    if (kStepMayOverflow && count + int(added) > kCapacity) {
       append_by_vectors(data, mask, column_base, keep);
       return;
     }

@@ -49,14 +49,14 @@ struct RowCheck {
   bool matches_reference = false;
 };
 
-// The buffer of the f32 kernel that takes such rows alone (256 threads), which caps its sample.
+// The buffer of the f32 kernel that scans such rows alone (the planner's, at the shape's B and
+// B2), which caps its sample.
 int lone_cta_buffer_words(const Shape& shape) {
-  KernelSpec spec;
-  spec.k_max = *std::lower_bound(k_buckets().begin(), k_buckets().end(), shape.k);
+  constexpr int64_t kManyRows = 1024;
+  KernelSpec spec =
+      plan_spec(DType::f32, shape.k, kManyRows, int64_t{1} << 31, DeviceInfo{Arch{90}});
   spec.block = static_cast<int>(shape.block);
   spec.block2 = static_cast<int>(shape.block2);
-  spec.threads = 256;
-  spec.cluster = 1;
   return spec.buffer_words();
 }
 

@@ -240,7 +240,7 @@ TEST_CASE("gpu: rows too short for a sample, whose blocks overflow a lone CTA's 
   for (DType dtype : {DType::f32, DType::bf16}) {
     for (int k : {2048, 4096}) {
       for (int64_t n : {int64_t{9000}, int64_t{9001}, int64_t{10240}}) {
-        const int vec = dtype == DType::f32 ? 4 : 8;
+        const int vec = 16 / static_cast<int>(dtype_bytes(dtype));
         const int vectors = static_cast<int>(n) / vec;
         REQUIRE(ds::plan_sample(k, vectors, vec, static_cast<int>(n), 1 << 30).points == 0);
         for (Dist dist : {Dist::ascending, Dist::descending, Dist::relu_ties, Dist::normal}) {
