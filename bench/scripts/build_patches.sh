@@ -35,9 +35,11 @@ for spec in "$@"; do
   echo "$name: build/deepselect_$name"
   if $tools; then
     mkdir -p "build/devtools/$name"
+    # phase_times draws the bench's inputs through the test kit (the CLI's build made it).
     for tool in phase_times radix_micro; do
-      nvcc -O3 -std=c++17 -arch=sm_90a -DDS_PHASE_TIMES -I "$tree/templates" \
-        "$tree/bench/scripts/$tool.cu" -o "build/devtools/$name/$tool"
+      nvcc -O3 -std=c++20 -arch=sm_90a -DDS_PHASE_TIMES -I "$tree/templates" -I "$tree/include" \
+        -I "$tree/src" -I "$tree/tests" "$tree/bench/scripts/$tool.cu" "$tree/build/libdeepselect_testkit.a" \
+        "$tree/build/libdeepselect_core.a" -o "build/devtools/$name/$tool"
     done
     echo "$name: build/devtools/$name/{phase_times,radix_micro}"
   fi

@@ -5,8 +5,12 @@
 // inputs L2-warm after the first), so the totals differ from `deepselect bench`'s; the phases are
 // what to compare. Build here, then run it on the GPU machine (`h200_batch.sh phases`, with
 // build/phase_times carried):
-//   nvcc -O3 -std=c++17 -arch=sm_90a -DDS_PHASE_TIMES -I templates bench/scripts/phase_times.cu \
+//   nvcc -O3 -std=c++20 -arch=sm_90a -DDS_PHASE_TIMES -I templates -I include -I src -I tests \
+//     bench/scripts/phase_times.cu build/libdeepselect_testkit.a build/libdeepselect_core.a \
 //     -o build/phase_times
+// A shape may take the rows of `deepselect bench`'s input buffers (tests/data_gen, the bench's
+// seeds) instead of its own: one buffer (its rows' cost), or the launches rotating over several
+// (cold rows, as the bench reads them).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -15,6 +19,9 @@
 #include <cstring>
 #include <random>
 #include <vector>
+
+#include "data_gen.hpp"
+#include "topk_internal.hpp"
 
 constexpr int kPhases = 16;
 constexpr int kEvents = 4;
@@ -64,8 +71,30 @@ struct Shape {
   int rows;
   int n;
   int k;
-  bool causal;  // row i ends at i + 1
+  bool causal;            // row i ends at i + 1
+  int bench_first = 0;    // with bench_buffers > 0, the bench's normal input buffers
+  int bench_buffers = 0;  // bench_first.. are launched in turn
 };
+
+// The raw bits of the bench's input buffers of normal rows, back to back
+// (tools/cli/bench_inputs.cpp seed_of and generate_buffers, for full rows).
+template <class Raw>
+std::vector<Raw> bench_rows(const Shape& shape, deepselect::DType dtype) {
+  namespace t = deepselect::testing;
+  std::vector<Raw> host(size_t(shape.bench_buffers) * shape.rows * shape.n);
+  std::vector<uint32_t> words(shape.n);
+  for (int buffer = 0; buffer < shape.bench_buffers; ++buffer) {
+    const uint64_t seed =
+        (uint64_t(t::Dist::normal) + 1) << 40 | uint64_t(shape.bench_first + buffer);
+    for (int row = 0; row < shape.rows; ++row) {
+      std::mt19937_64 rng = t::make_rng(seed, uint64_t(row));
+      t::generate(t::Dist::normal, dtype, words, rng);
+      std::copy(words.begin(), words.end(),
+                host.begin() + (size_t(buffer) * shape.rows + row) * shape.n);
+    }
+  }
+  return host;
+}
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;
@@ -80,24 +109,31 @@ template <class T, int kK, int kB, int kB2, int kThreads, int kCluster>
 void time_phases(const Shape& shape) {
   typedef typename T::Raw Raw;
   const size_t elements = size_t(shape.rows) * shape.n;
+  const int buffers = std::max(shape.bench_buffers, 1);
   std::vector<Raw> host(elements);
-  std::mt19937 generator(1234u + unsigned(shape.rows));
-  std::normal_distribution<float> normal;
-  for (Raw& value : host) {
-    const float x = normal(generator);
-    unsigned bits;
-    std::memcpy(&bits, &x, 4);
-    value = sizeof(Raw) == 4 ? Raw(bits) : Raw(bits >> 16);
+  if (shape.bench_buffers > 0) {
+    host =
+        bench_rows<Raw>(shape, sizeof(Raw) == 4 ? deepselect::DType::f32 : deepselect::DType::bf16);
+  } else {
+    std::mt19937 generator(1234u + unsigned(shape.rows));
+    std::normal_distribution<float> normal;
+    for (Raw& value : host) {
+      const float x = normal(generator);
+      unsigned bits;
+      std::memcpy(&bits, &x, 4);
+      value = sizeof(Raw) == 4 ? Raw(bits) : Raw(bits >> 16);
+    }
   }
   std::vector<int> ends(shape.rows);
   for (int r = 0; r < shape.rows; ++r) ends[r] = shape.causal ? r + 1 : shape.n;
   void* x = nullptr;
   int* end = nullptr;
   int* indices = nullptr;
-  check(cudaMalloc(&x, elements * sizeof(Raw)), "cudaMalloc x");
+  check(cudaMalloc(&x, buffers * elements * sizeof(Raw)), "cudaMalloc x");
   check(cudaMalloc(&end, shape.rows * sizeof(int)), "cudaMalloc end");
   check(cudaMalloc(&indices, size_t(shape.rows) * shape.k * sizeof(int)), "cudaMalloc indices");
-  check(cudaMemcpy(x, host.data(), elements * sizeof(Raw), cudaMemcpyHostToDevice), "copy x");
+  check(cudaMemcpy(x, host.data(), buffers * elements * sizeof(Raw), cudaMemcpyHostToDevice),
+        "copy x");
   check(cudaMemcpy(end, ends.data(), shape.rows * sizeof(int), cudaMemcpyHostToDevice), "copy end");
 
   ds::TopkParams params{};
@@ -111,7 +147,7 @@ void time_phases(const Shape& shape) {
   params.n = shape.n;
   params.k = shape.k;
   params.flags = ds::kFlagLargest;
-  params.seed = 0x5eed1234u;
+  params.seed = deepselect::kBlockOrderSeed;  // the library's: the same samples and block orders
   params.next_n = 1;
 
   typedef ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, 2, 0, 0> Row;
@@ -135,7 +171,8 @@ void time_phases(const Shape& shape) {
   std::vector<unsigned long long> stamps(size_t(ctas) * kPhases * 2);
   std::vector<unsigned> counts(size_t(ctas) * kEvents);
   std::vector<double> phase_ns[2][kPhases], phase_cycles[2][kPhases], events[2][kEvents];
-  std::vector<double> kernel_us, skew_ns, span_ns;
+  std::vector<double> kernel_us, skew_ns, span_ns, slowest_ns;
+  int slowest_cta = 0;  // of the last launch
   cudaEvent_t before, after;
   check(cudaEventCreate(&before), "event");
   check(cudaEventCreate(&after), "event");
@@ -146,6 +183,7 @@ void time_phases(const Shape& shape) {
     std::vector<unsigned> no_counts(counts.size(), 0u);
     check(cudaMemcpyToSymbol(g_counts, no_counts.data(), no_counts.size() * 4), "clear counts");
     check(cudaEventRecord(before), "record");
+    params.x = static_cast<Raw*>(x) + size_t(launch % buffers) * elements;
     check(cudaLaunchKernelEx(&config, kernel, params), "launch");
     check(cudaEventRecord(after), "record");
     check(cudaDeviceSynchronize(), "kernel");
@@ -155,7 +193,8 @@ void time_phases(const Shape& shape) {
     check(cudaMemcpyFromSymbol(counts.data(), g_counts, counts.size() * 4), "read counts");
     if (launch < 5) continue;  // warm-up: module load, L2, clocks
     kernel_us.push_back(ms * 1000.0);
-    unsigned long long earliest = ~0ull, latest_start = 0, latest_end = 0;
+    unsigned long long earliest = ~0ull, latest_start = 0, latest_end = 0, slowest = 0;
+    slowest_cta = 0;
     for (int cta = 0; cta < ctas; ++cta) {
       const unsigned long long* s = &stamps[size_t(cta) * kPhases * 2];
       const int rank = cta % kCluster;
@@ -176,19 +215,28 @@ void time_phases(const Shape& shape) {
         phase_cycles[role][phase].push_back(double(s[phase * 2 + 1] - s[previous * 2 + 1]));
         latest_end = std::max(latest_end, s[phase * 2]);
       }
+      if (s[order.back() * 2] - s[order.front() * 2] > slowest) {
+        slowest = s[order.back() * 2] - s[order.front() * 2];
+        slowest_cta = cta;
+      }
       for (int event = 0; event < kEvents; ++event)
         events[role][event].push_back(double(counts[size_t(cta) * kEvents + event]));
     }
     skew_ns.push_back(double(latest_start - earliest));
     span_ns.push_back(double(latest_end - earliest));
+    slowest_ns.push_back(double(slowest));
   }
-  std::printf("\n%s: %d x %d, k %d, %s, %d CTAs per row, B %d, B2 %d, %d threads\n", shape.name,
+  std::printf("\n%s: %d x %d, k %d, %s, %d CTAs per row, B %d, B2 %d, %d threads", shape.name,
               shape.rows, shape.n, shape.k, sizeof(Raw) == 4 ? "f32" : "bf16", kCluster, kB, kB2,
               kThreads);
+  if (shape.bench_buffers > 0)
+    std::printf(", the bench's normal buffers %d..%d", shape.bench_first,
+                shape.bench_first + shape.bench_buffers - 1);
+  std::printf("\n");
   std::printf(
       "  kernel (events, plain launch) %.2f us; first stamp to last %.2f us; CTA start "
-      "skew %.2f us\n",
-      median(kernel_us), median(span_ns) / 1e3, median(skew_ns) / 1e3);
+      "skew %.2f us; slowest CTA %.2f us\n",
+      median(kernel_us), median(span_ns) / 1e3, median(skew_ns) / 1e3, median(slowest_ns) / 1e3);
   const char* roles[2] = {kCluster > 1 ? "CTA 0" : "rows > k",
                           kCluster > 1 ? "others" : "rows <= k"};
   std::printf("  %-15s %12s %10s %12s %10s\n", "phase ends", roles[0], "cycles", roles[1],
@@ -199,9 +247,17 @@ void time_phases(const Shape& shape) {
                 median(phase_ns[1][phase]) / 1e3, median(phase_cycles[1][phase]));
   }
   for (int event = 0; event < kEvents; ++event) {
-    std::printf("  %-15s %12.1f %10s %12.1f   (median per CTA)\n", kEventNames[event],
-                median(events[0][event]), "", median(events[1][event]));
+    const auto most = [](const std::vector<double>& values) {
+      return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
+    };
+    std::printf("  %-15s %12.1f %10.0f %12.1f %10.0f   (median, most per CTA)\n",
+                kEventNames[event], median(events[0][event]), most(events[0][event]),
+                median(events[1][event]), most(events[1][event]));
   }
+  std::printf("  slowest CTA of the last launch: row %d,", slowest_cta / kCluster);
+  for (int event = 0; event < kEvents; ++event)
+    std::printf(" %s %u", kEventNames[event], counts[size_t(slowest_cta) * kEvents + event]);
+  std::printf("\n");
   std::vector<int> result(size_t(shape.rows) * shape.k);
   check(cudaMemcpy(result.data(), indices, result.size() * sizeof(int), cudaMemcpyDeviceToHost),
         "read indices");
@@ -215,7 +271,23 @@ void time_phases(const Shape& shape) {
 
 }  // namespace
 
-int main() {
+// `phase_times bench-bf16`: dsa-bf16-b256 at k = 2048 on the bench's normal buffers, B2 = 2048
+// (the planner's) against 1024 (NOTES.md, twelfth session): each of the bench's four buffers
+// alone (L2-warm), then all four in turn (cold, as the bench reads them).
+void bench_bf16_buffers() {
+  for (int buffer = 0; buffer <= 4; ++buffer) {
+    const Shape shape{"dsa-bf16-b256 k2048", 256, 131072, 2048, false, buffer < 4 ? buffer : 0,
+                      buffer < 4 ? 1 : 4};
+    time_phases<ds::BF16, 2048, 4096, 2048, 256, 1>(shape);
+    time_phases<ds::BF16, 2048, 4096, 1024, 256, 1>(shape);
+  }
+}
+
+int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "bench-bf16") == 0) {
+    bench_bf16_buffers();
+    return 0;
+  }
   time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b1", 1, 131072, 2048, false});
   time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b8", 8, 65536, 2048, false});
   time_phases<ds::F32, 64, 4096, 1024, 512, 8>({"sample-b1", 1, 129280, 50, false});
