@@ -15,13 +15,22 @@ const std::vector<int>& k_buckets() {
 
 namespace {
 
-// The smallest power of two that gives half the SMs a CTA, at most kMaxCluster. Measured on
-// the H200 (bench/results/NOTES.md): 64 rows ran fastest with 2 CTAs per row, 1 row with 8;
-// larger clusters lost on more rows (measured when CTA 0 still merged the peers serially).
-int cluster_for(int64_t rows, int sm_count) {
+// The largest k bucket that splits a row over kMaxCluster CTAs.
+constexpr int kLargestWideClusterK = 1024;
+
+// The smallest power of two that gives half the SMs a CTA, at most kMaxPortableCluster.
+// Measured on the H200 (bench/results/NOTES.md): 64 rows ran fastest with 2 CTAs per row, 1 row
+// with 8; larger clusters lost on more rows (measured when CTA 0 still merged the peers
+// serially). Rows that 16-CTA clusters split over at most half the SMs take them at k <= 1024,
+// where each CTA's part of the scan outweighs the larger cluster's gather: 1 row of 131072 at
+// k = 50 / 256 / 1024 18.7 / 16.4 / 17.7 -> 15.4 / 15.5 / 16.9 us, 4 rows 19.9 / 17.0 / 18.0 ->
+// 16.9 / 16.1 / 17.4; at k = 2048 17.3 -> 17.8 (bench/results/2026-12-02-h200-cluster16).
+int cluster_for(int64_t rows, int k_max, const DeviceInfo& device) {
   int cluster = 1;
-  while (cluster < kMaxCluster && rows * cluster * 2 < sm_count) cluster *= 2;
-  return cluster;
+  while (cluster < kMaxPortableCluster && rows * cluster * 2 < device.sm_count) cluster *= 2;
+  const bool wide = device.wide_clusters && k_max <= kLargestWideClusterK &&
+                    rows * kMaxCluster * 2 <= device.sm_count;
+  return cluster == kMaxPortableCluster && wide ? kMaxCluster : cluster;
 }
 
 // DEEPSELECT_PLAN_OVERRIDE="B=8192 stages=4": fields that replace the planner's choice in
@@ -39,14 +48,14 @@ const std::string& plan_override() {
 // compactions: measured on the H200 (bench/results/2026-11-30-h200-split-defaults): dsa-decode-b1
 // 63 -> 57 us, -b8 53 -> 46, and relu_ties and ascending rows faster too. Larger blocks (B = 8192),
 // which tuning also picks for two CTAs per row on normal data, made ascending rows 1.4x slower.
-// With the largest cluster (at most 16 rows) at k = 2048, B2 = 16384 lets each CTA hold its
+// With 8-CTA clusters (at most 16 rows) at k = 2048, B2 = 16384 lets each CTA hold its
 // whole part of a row of up to 8 x 22528 columns (208 KB of shared memory for f32), and the
 // kernel then skips the scan and selects once over the cluster's parts: dsa-decode-b1 51 -> 36 us
 // (bench/results/2026-11-30-h200-resident-rows). At k <= 512 the scan passes few candidates and
 // won (sample-b1 27 us scanned, 34 resident; dsa-bf16-b6 40 against 46).
 void larger_buffer_when_split(KernelSpec& spec) {
   if (spec.cluster == 1 || spec.k_max != 2048) return;
-  spec.block2 = spec.cluster == kMaxCluster ? 16384 : 4096;
+  spec.block2 = spec.cluster == kMaxPortableCluster ? 16384 : 4096;
 }
 
 // The buffer, in words, of spec's kernel at `threads` threads (a lone CTA's grows with them).
@@ -80,7 +89,6 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   spec.bounds = bounds;
   spec.epilogue = epilogue;
   spec.arch = device.arch;
-  spec.cluster = cluster_for(rows, device.sm_count);
   spec.stages = 2;
   spec.k_max = k_buckets().back();
   for (int bucket : k_buckets()) {
@@ -89,6 +97,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
       break;
     }
   }
+  spec.cluster = cluster_for(rows, spec.k_max, device);
   // Small enough for two CTAs per SM (at most ~110 KB of shared memory each), which measured
   // 1.35x faster than one CTA with a larger B2 at k = 2048.
   spec.block = 4096;
@@ -123,9 +132,9 @@ std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
 
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
-  // Row counts 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8; long rows
-  // and rows of the 512-thread buffer's length, a lone CTA's kernels at 256 and 512 threads
-  // (threads_for).
+  // Row counts 16, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8 and 16
+  // (8 at k buckets above kLargestWideClusterK); long rows and rows of the 512-thread buffer's
+  // length, a lone CTA's kernels at 256 and 512 threads (threads_for).
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {

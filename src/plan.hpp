@@ -8,8 +8,8 @@
 
 namespace deepselect {
 
-// The most CTAs that share one row.
-constexpr int kMaxCluster = 8;
+// The most CTAs that share one row (a non-portable cluster size: see kMaxPortableCluster).
+constexpr int kMaxCluster = 16;
 
 class TuningTable;
 
@@ -18,6 +18,9 @@ struct DeviceInfo {
   Arch arch;
   int sm_count = 132;
   const TuningTable* tuning = nullptr;  // this GPU's tuning table, if one was measured
+  // Whether the planner may split a row over more than kMaxPortableCluster CTAs; topk() plans
+  // again without when the GPU cannot hold the call's clusters at once.
+  bool wide_clusters = true;
 };
 
 // The spec for dtype and runtime k (1..4096) over `rows` rows of `n` columns on device: the

@@ -12,6 +12,30 @@ bool is_unloadable_image(CUresult result) {
          result == CUDA_ERROR_INVALID_PTX || result == CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
 }
 
+// Clusters of spec's kernel (at one launch's block size and shared memory) that the GPU holds
+// at once.
+int resident_clusters(CUfunction function, const KernelSpec& spec) {
+  CUlaunchAttribute cluster{};
+  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  cluster.value.clusterDim.x = static_cast<unsigned>(spec.cluster);
+  cluster.value.clusterDim.y = 1;
+  cluster.value.clusterDim.z = 1;
+  CUlaunchConfig config{};
+  config.gridDimX = static_cast<unsigned>(spec.cluster);
+  config.gridDimY = 1;
+  config.gridDimZ = 1;
+  config.blockDimX = static_cast<unsigned>(spec.threads);
+  config.blockDimY = 1;
+  config.blockDimZ = 1;
+  config.sharedMemBytes = static_cast<unsigned>(spec.dynamic_smem_bytes());
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  int clusters = 0;
+  check_cuda(driver().cuOccupancyMaxActiveClusters(&clusters, function, &config),
+             "cuOccupancyMaxActiveClusters");
+  return clusters;
+}
+
 }  // namespace
 
 KernelRegistry& KernelRegistry::global() {
@@ -68,10 +92,11 @@ LoadedKernel KernelRegistry::load(const KernelSpec& spec, CUcontext context) {
                               static_cast<int>(smem)),
         "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
   }
-  if (spec.cluster > 8) {
+  if (spec.cluster > kMaxPortableCluster) {
     check_cuda(cu.cuFuncSetAttribute(kernel.function,
                                      CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
                "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)");
+    kernel.resident_clusters = resident_clusters(kernel.function, spec);
   }
   return kernel;
 }

@@ -20,6 +20,14 @@ struct LoadedKernel {
   CUmodule module = nullptr;
   CUfunction function = nullptr;
   CubinOrigin origin = CubinOrigin::compiled;
+  // For clusters above kMaxPortableCluster CTAs: how many of them the GPU holds at once
+  // (cuOccupancyMaxActiveClusters), which the GPU's layout sets (a cluster's CTAs share a GPC).
+  int resident_clusters = 0;
+
+  // Whether `clusters` clusters of this kernel run at once (always so for portable sizes).
+  bool holds_at_once(int64_t clusters) const {
+    return spec.cluster <= kMaxPortableCluster || clusters <= resident_clusters;
+  }
 };
 
 class KernelRegistry {

@@ -137,8 +137,8 @@ void KernelSpec::validate() const {
     require(cluster == 1, "cluster", fmt::format("{}: the read floor takes no cluster", cluster));
     return;
   }
-  require(cluster == 1 || cluster == 2 || cluster == 4 || cluster == 8, "cluster",
-          fmt::format("{} is not one of 1, 2, 4, 8", cluster));
+  require(cluster == 1 || cluster == 2 || cluster == 4 || cluster == 8 || cluster == 16, "cluster",
+          fmt::format("{} is not one of 1, 2, 4, 8, 16", cluster));
   require(stages >= 2 && stages <= 8, "stages", fmt::format("{} is not in 2..8", stages));
   require(k_max >= 1 && k_max <= 4096, "k_max", fmt::format("{} is not in 1..4096", k_max));
   require(is_power_of_two(block), "B", fmt::format("{} is not a power of two", block));

@@ -28,6 +28,10 @@ struct Arch {
   static Arch of_compute_capability(int major, int minor);
 };
 
+// The most CTAs a cluster takes without the non-portable cluster size attribute; larger clusters
+// (16) also need that the GPU hold them at once (LoadedKernel::resident_clusters).
+constexpr int kMaxPortableCluster = 8;
+
 struct KernelSpec {
   KernelKind kind = KernelKind::topk;
   DType dtype = DType::f32;

@@ -285,9 +285,19 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const KernelSpec& sp
   launch(kernel, config, &params);
 }
 
+// The planner's spec, without clusters wider than kMaxPortableCluster where the GPU cannot hold
+// the call's clusters at once (a cluster's CTAs share one GPC: how many wide ones fit depends on
+// the GPU's layout, which only the driver knows).
 KernelSpec plan_for(const TopkArgs& a, CUcontext context) {
-  return plan_spec(a.dtype, a.k, a.rows, a.n, device_info_of(context), bounds_of(a),
-                   epilogue_of(a));
+  DeviceInfo device = device_info_of(context);
+  const KernelSpec spec =
+      plan_spec(a.dtype, a.k, a.rows, a.n, device, bounds_of(a), epilogue_of(a));
+  if (spec.cluster <= kMaxPortableCluster ||
+      KernelRegistry::global().get(spec, context).holds_at_once(a.rows)) {
+    return spec;
+  }
+  device.wide_clusters = false;
+  return plan_spec(a.dtype, a.k, a.rows, a.n, device, bounds_of(a), epilogue_of(a));
 }
 
 }  // namespace

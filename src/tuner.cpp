@@ -146,7 +146,7 @@ std::vector<KernelSpec> neighbours(const KernelSpec& base) {
     spec.stages = stages;
     add(spec);
   }
-  for (int cluster : {1, 2, 4, 8}) {
+  for (int cluster : {1, 2, 4, 8, 16}) {
     KernelSpec spec = base;
     spec.cluster = cluster;
     add(spec);

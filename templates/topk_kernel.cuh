@@ -55,7 +55,6 @@ struct TopkRow {
   static const int kWarps = kThreads / 32;
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
   static_assert(kStages >= 2, "the scan overlaps a block's load with the previous one's filter");
-  static_assert(kCluster <= kSampleStretch, "a sample's words lie below a part's staging area");
   // Candidates each thread moves per barrier when compacting.
   static const int kPerChunk = 8;
   static const int kChunk = kPerChunk * kThreads;
@@ -486,11 +485,14 @@ struct TopkRow {
   static const int kSharedBytes = int(sizeof(u64)) * kCapacity + T::kBytes * kStages * kB;
 
   // Whether a part of `part` elements is loaded resident: it fits the buffer, and a staged
-  // part (at the end of shared memory) lies above every candidate word the part can make, and
-  // so above the sample's words too (at most span / kSampleStretch <= part).
+  // part (at the end of shared memory) lies above every candidate word the part can make and
+  // above the sample's words (at most kSampleElements, and span / kSampleStretch, where span <=
+  // part * kCluster).
   DS_DEV static bool resident_fits(int part) {
-    return part <= kCapacity &&
-           (!kStagedParts || part * (int(sizeof(u64)) + T::kBytes) <= kSharedBytes);
+    if (part > kCapacity) return false;
+    if (!kStagedParts) return true;
+    const int sample_words = min(kSampleElements, part * kCluster / kSampleStretch);
+    return max(part, sample_words) * int(sizeof(u64)) + part * T::kBytes <= kSharedBytes;
   }
 
   // Where a staged part's elements wait for the resident load: the end of shared memory.

@@ -83,8 +83,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
     specs.push_back(fill);
   }
   // Per arch: 3 dtypes x 6 k buckets x (4 cluster sizes + a lone CTA's kernel for rows it takes
-  // whole), plus 2 dtypes x 3 indexer variants x 5.
-  REQUIRE(specs.size() == 2 * (90 + 30) + 2);
+  // whole), a 16-CTA cluster's for the 4 buckets up to 1024, plus 2 dtypes x 3 indexer variants
+  // x 5.
+  REQUIRE(specs.size() == 2 * (90 + 12 + 30) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -210,6 +211,7 @@ TEST_CASE("spec: validate rejects bad values, naming the field and the rule") {
        "B2", "sort"},
       {"topk cluster 3", [](KernelSpec& s) { s.cluster = 3; }, "cluster", "1, 2, 4, 8"},
       {"topk cluster 0", [](KernelSpec& s) { s.cluster = 0; }, "cluster", "1, 2, 4, 8"},
+      {"topk cluster 32", [](KernelSpec& s) { s.cluster = 32; }, "cluster", "1, 2, 4, 8, 16"},
       {"topk stages 1", [](KernelSpec& s) { s.stages = 1; }, "stages", "2..8"},
       {"topk stages 9", [](KernelSpec& s) { s.stages = 9; }, "stages", "2..8"},
       {"arch sm_80", [](KernelSpec& s) { s.arch = Arch{80}; }, "arch", "sm_80"},
@@ -303,6 +305,37 @@ TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row")
     CHECK(spec.cluster == cluster);
     CHECK(validate_rejection(spec).argument == "<accepted>");
   }
+}
+
+// 16-CTA clusters where they split the rows over at most half the SMs, at k <= 1024 only, and
+// not where the caller (topk(), when the GPU cannot hold the clusters at once) rules them out.
+TEST_CASE("plan: up to k = 1024, rows on at most half the SMs take 16-CTA clusters") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  const std::pair<int64_t, int> rows_to_cluster[] = {{1, 16}, {2, 16}, {4, 16}, {5, 8},
+                                                     {8, 8},  {16, 8}, {17, 4}};
+  for (DType dtype : kDTypes) {
+    for (int k : {1, 50, 64, 256, 512, 1000, 1024}) {
+      for (auto [rows, cluster] : rows_to_cluster) {
+        INFO(dtype_name(dtype), " k=", k, " rows=", rows);
+        const KernelSpec spec = plan_spec(dtype, k, rows, 129280, h200);
+        CHECK(spec.cluster == cluster);
+        CHECK(validate_rejection(spec).argument == "<accepted>");
+      }
+    }
+    for (int k : {1025, 2048, 4096}) {
+      INFO(dtype_name(dtype), " k=", k);
+      CHECK(plan_spec(dtype, k, 1, 131072, h200).cluster == 8);
+    }
+    DeviceInfo narrow = h200;
+    narrow.wide_clusters = false;
+    const KernelSpec portable = plan_spec(dtype, 50, 1, 129280, narrow);
+    CHECK(portable.cluster == 8);
+    CHECK(portable == plan_spec(dtype, 50, 8, 129280, h200));
+  }
+  // A GPU of fewer SMs keeps 16-CTA clusters for fewer rows.
+  CHECK(plan_spec(DType::f32, 50, 1, 129280, DeviceInfo{kSm90, 32}).cluster == 16);
+  CHECK(plan_spec(DType::f32, 50, 2, 129280, DeviceInfo{kSm90, 32}).cluster == 8);
+  CHECK(plan_spec(DType::f32, 50, 1, 129280, DeviceInfo{kSm90, 31}).cluster == 8);
 }
 
 // The kernel takes a CTA's part of the row whole (no scan) when the part fits its buffer of
@@ -421,15 +454,19 @@ TEST_CASE("plan: planner and default spec lists") {
     const std::vector<KernelSpec> planned = planner_specs(arch);
     const std::vector<std::string> texts = texts_of(planned);
     CHECK(std::set<std::string>(texts.begin(), texts.end()).size() == planned.size());
-    // Every dtype and k bucket with each cluster size 2, 4, 8 and a lone CTA's two kernels
-    // (256 threads for rows it scans or takes whole in its buffer, 512 for rows only that
-    // buffer holds); for the indexer's, the decode-bounds and page-table variants too.
+    // Every dtype and k bucket with each cluster size 2, 4, 8 (and 16 up to k = 1024) and a
+    // lone CTA's two kernels (256 threads for rows it scans or takes whole in its buffer, 512 for
+    // rows only that buffer holds); for the indexer's, the decode-bounds and page-table variants
+    // too.
     size_t expected = 0;
     for (DType dtype : kDTypes) {
-      for (int bucket : k_buckets()) expected += 5 * precompiled_options(dtype, bucket).size();
+      for (int bucket : k_buckets()) {
+        const size_t kernels = bucket <= 1024 ? 6 : 5;
+        expected += kernels * precompiled_options(dtype, bucket).size();
+      }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 30);
+    CHECK(expected == 90 + 12 + 30);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

@@ -7,9 +7,11 @@
 
 #include "compile_ahead.hpp"
 #include "device_buffer.hpp"
+#include "driver.hpp"
 #include "dtype_bits.hpp"
 #include "gpu_check.hpp"
 #include "plan.hpp"
+#include "registry.hpp"
 #include "sample_keep.cuh"
 #include "test_support.hpp"
 #include "topk_internal.hpp"
@@ -248,6 +250,72 @@ TEST_CASE("gpu: rows too short for a sample, whose blocks overflow a lone CTA's 
           spec.n = n;
           CHECK(check_on_gpu("no sample " + std::to_string(index++), spec));
         }
+      }
+    }
+  }
+}
+
+// Up to four rows at k <= 1024 split over 16-CTA clusters (src/plan.cpp cluster_for): long rows
+// scanned; parts taken whole whose sample is larger than the part (templates/topk_kernel.cuh
+// resident_fits: the staged part lies above the sample's words); rows without a sample; and
+// samples that mislead, scanned and whole.
+TEST_CASE("gpu: rows split over 16-CTA clusters") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16}) {
+    for (int64_t rows : {int64_t{1}, int64_t{3}, int64_t{4}}) {
+      for (int k : {1, 50, 1024}) {
+        for (int64_t n : {int64_t{129280}, int64_t{40001}, int64_t{20000}, int64_t{1000}}) {
+          CaseSpec spec = long_rows(1100 + index, dtype, rows, k, Dist::normal);
+          spec.n = n;
+          if (rows * 2 * kMaxCluster <= device.sm_count)
+            CHECK(plan_spec(dtype, k, rows, n, device).cluster == kMaxCluster);
+          CHECK(check_on_gpu("16-CTA cluster " + std::to_string(index++), spec));
+          if (k == 50 && n > 20000)
+            CHECK(check_on_gpu("16-CTA cluster misled " + std::to_string(index++), spec,
+                               put_best_in_sample));
+        }
+      }
+    }
+  }
+}
+
+// topk() plans 16-CTA clusters only where the GPU holds all of the call's at once
+// (cuOccupancyMaxActiveClusters), and 8-CTA ones otherwise.
+TEST_CASE("gpu: 16-CTA clusters only where the GPU holds them at once") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  CUcontext current = nullptr;
+  check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+  const DeviceInfo device = device_info(nullptr);
+  for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
+    const KernelSpec wide = plan_spec(dtype, 50, 1, 129280, device);
+    if (wide.cluster != kMaxCluster) continue;  // a GPU of fewer than 32 SMs
+    const LoadedKernel& kernel = KernelRegistry::global().get(wide, current);
+    MESSAGE(std::string(dtype_name(dtype)), ": the GPU holds ", kernel.resident_clusters, " clusters of ",
+            kMaxCluster, " CTAs at once");
+    CHECK(kernel.resident_clusters >= 1);
+    CHECK(kernel.holds_at_once(kernel.resident_clusters));
+    CHECK_FALSE(kernel.holds_at_once(kernel.resident_clusters + 1));
+    for (int64_t rows = 1; rows <= 8; ++rows) {
+      INFO(dtype_name(dtype), " rows=", rows);
+      DeviceBuffer x(static_cast<size_t>(rows) * 129280 * dtype_bytes(dtype));
+      DeviceBuffer indices(static_cast<size_t>(rows) * 50 * sizeof(int32_t));
+      TopkArgs args;
+      args.x = x.at<const void>();
+      args.dtype = dtype;
+      args.rows = rows;
+      args.n = 129280;
+      args.k = 50;
+      args.indices = indices.at<void>();
+      const KernelSpec planned = planned_spec(args, nullptr);
+      const KernelSpec unchecked = plan_spec(dtype, 50, rows, 129280, device);
+      if (unchecked.cluster == kMaxCluster && !kernel.holds_at_once(rows)) {
+        CHECK(planned.cluster == kMaxPortableCluster);
+      } else {
+        CHECK(planned == unchecked);
       }
     }
   }
