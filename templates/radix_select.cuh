@@ -1,6 +1,7 @@
 // Shared-memory radix select over candidates (unique 64-bit words, larger is better).
 #pragma once
 #include "block_primitives.cuh"
+#include "radix_range.cuh"
 
 namespace ds {
 
@@ -70,20 +71,20 @@ DS_DEV Extremes shared_extremes(Extremes mine, RadixScratch& scratch) {
 }
 
 // Returns a bound such that the candidates c >= bound are the best `want` of cand[0..count)
-// (want < count) and at most `slack` more. `mine`
-// bounds this thread's part of the candidates (strided_extremes, or whatever the caller knows).
-// Each pass splits the range [low, low + 2^width) that holds the want-th candidate into 256 equal
-// bins (the first range spans the candidates' minimum to maximum, so the bins follow the data, not
-// fixed key bits; so does a kept bin holding most of a pass's words, which is narrowed to its
-// words' extremes), and keeps the bin where the count from the top reaches want; it stops when that
-// bin holds at most `slack` candidates past the wanted ones (slack 0: the exact want-th). Two
-// barriers per pass: the warps other than warp 0 clear the next histogram while warp 0 scans this
-// one. With kShared > 1 the first kShared CTAs of the cluster (all of them must call it) select
-// together over the union of their buffers, `want` counting over the union: extremes and
-// histograms are combined through distributed shared memory, one cluster barrier per pass, and
-// every CTA derives the same bound. A CTA's histogram is read by the others only between the
-// cluster barrier of its pass and the next pass's barrier, so clearing the other buffer meanwhile
-// is safe.
+// (want < count) and at most `slack` more. `mine` bounds this thread's part of the candidates
+// (strided_extremes, or whatever the caller knows). Each pass splits the range [low, low +
+// 2^width) that holds the want-th candidate into 256 equal bins (the first range spans the
+// candidates' minimum to maximum, so the bins follow the data, not fixed key bits; so does a kept
+// bin holding most of a pass's words, which is narrowed to its words' extremes), and keeps the bin
+// where the count from the top reaches want, no further than the range's end (digit_range); it
+// stops when that bin holds at most `slack` candidates past the wanted ones (slack 0: the exact
+// want-th). Two barriers per pass: the warps other than warp 0 clear the next histogram while
+// warp 0 scans this one. With kShared > 1 the first kShared CTAs of the cluster (all of them must
+// call it) select together over the union of their buffers, `want` counting over the union:
+// extremes and histograms are combined through distributed shared memory, one cluster barrier per
+// pass, and every CTA derives the same bound. A CTA's histogram is read by the others only
+// between the cluster barrier of its pass and the next pass's barrier, so clearing the other
+// buffer meanwhile is safe.
 template <int kThreads, int kShared>
 DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extremes mine,
                         RadixScratch& scratch) {
@@ -170,8 +171,9 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     want = scratch.want;
     const u32 in_digit = scratch.in_digit;
     const u32 counted = scratch.counted;
-    low += u64(scratch.digit) << shift;
-    span = shift == 0 ? 0ull : (1ull << shift) - 1ull;
+    const RadixRange next = digit_range(RadixRange{low, span}, scratch.digit, shift);
+    low = next.low;
+    span = next.span;
     width = shift;
     // A bin of width 1 holds one word (they are unique), so shift 0 always ends it.
     if (in_digit - want <= slack || shift == 0) return low;

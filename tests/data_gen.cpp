@@ -63,6 +63,10 @@ std::mt19937_64 make_rng(uint64_t seed, uint64_t stream) {
   return std::mt19937_64(sequence);
 }
 
+uint64_t bench_buffer_seed(Dist dist, size_t buffer) {
+  return (static_cast<uint64_t>(dist) + 1) << 40 | buffer;
+}
+
 void generate(Dist dist, DType dtype, std::span<uint32_t> out, std::mt19937_64& rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
   const size_t columns = std::max<size_t>(out.size(), 1);

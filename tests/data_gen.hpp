@@ -30,6 +30,10 @@ const char* dist_name(Dist dist);
 // An independent generator for each (seed, stream) pair, e.g. one per row.
 std::mt19937_64 make_rng(uint64_t seed, uint64_t stream);
 
+// The seed of `deepselect bench`'s input buffer `buffer` of dist's rows; row r of it draws from
+// make_rng(seed, r).
+uint64_t bench_buffer_seed(Dist dist, size_t buffer);
+
 // Fills out with samples of dist (ascending and descending run over the whole span).
 void generate(Dist dist, DType dtype, std::span<uint32_t> out, std::mt19937_64& rng);
 

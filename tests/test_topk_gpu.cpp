@@ -294,8 +294,8 @@ TEST_CASE("gpu: 16-CTA clusters only where the GPU holds them at once") {
     const KernelSpec wide = plan_spec(dtype, 50, 1, 129280, device);
     if (wide.cluster != kMaxCluster) continue;  // a GPU of fewer than 32 SMs
     const LoadedKernel& kernel = KernelRegistry::global().get(wide, current);
-    MESSAGE(std::string(dtype_name(dtype)), ": the GPU holds ", kernel.resident_clusters, " clusters of ",
-            kMaxCluster, " CTAs at once");
+    MESSAGE(std::string(dtype_name(dtype)), ": the GPU holds ", kernel.resident_clusters,
+            " clusters of ", kMaxCluster, " CTAs at once");
     CHECK(kernel.resident_clusters >= 1);
     CHECK(kernel.holds_at_once(kernel.resident_clusters));
     CHECK_FALSE(kernel.holds_at_once(kernel.resident_clusters + 1));
@@ -319,6 +319,30 @@ TEST_CASE("gpu: 16-CTA clusters only where the GPU holds them at once") {
       }
     }
   }
+}
+
+// `deepselect bench`'s bf16 rows of dsa-bf16-b256 (its normal buffer 2) at k = 2048: row 202's
+// final select narrowed a bin to its words and then counted words past the narrowed range again
+// (templates/radix_range.cuh), kept 2047 of 2048, and the row was scanned a second time
+// (bench/results/2026-12-02-h200-cluster16, v6). Its result must be exact, and scanned once.
+TEST_CASE("gpu: the bench's bf16 row whose select ran past its narrowed range") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  CaseSpec spec = long_rows(1200, DType::bf16, 203, 2048, Dist::normal);
+  spec.n = 131072;
+  spec.layout.values = false;
+  spec.layout.row_status = false;
+  const auto bench_rows = [](Problem& problem) {
+    const uint64_t buffer_seed = bench_buffer_seed(Dist::normal, 2);
+    for (int64_t r = 0; r < problem.rows; ++r) {
+      std::mt19937_64 rng = make_rng(buffer_seed, static_cast<uint64_t>(r));
+      generate(Dist::normal, DType::bf16,
+               std::span(problem.x).subspan(static_cast<size_t>(r * problem.stride()),
+                                            static_cast<size_t>(problem.n)),
+               rng);
+    }
+  };
+  CHECK(check_on_gpu("bench bf16 row 202", spec, bench_rows));
 }
 
 // Small enough to run under compute-sanitizer memcheck and racecheck.

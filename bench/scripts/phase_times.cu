@@ -76,16 +76,15 @@ struct Shape {
   int bench_buffers = 0;  // bench_first.. are launched in turn
 };
 
-// The raw bits of the bench's input buffers of normal rows, back to back
-// (tools/cli/bench_inputs.cpp seed_of and generate_buffers, for full rows).
+// The raw bits of the bench's input buffers of normal rows, back to back (as
+// tools/cli/bench_inputs.cpp generate_buffers draws full rows).
 template <class Raw>
 std::vector<Raw> bench_rows(const Shape& shape, deepselect::DType dtype) {
   namespace t = deepselect::testing;
   std::vector<Raw> host(size_t(shape.bench_buffers) * shape.rows * shape.n);
   std::vector<uint32_t> words(shape.n);
   for (int buffer = 0; buffer < shape.bench_buffers; ++buffer) {
-    const uint64_t seed =
-        (uint64_t(t::Dist::normal) + 1) << 40 | uint64_t(shape.bench_first + buffer);
+    const uint64_t seed = t::bench_buffer_seed(t::Dist::normal, size_t(shape.bench_first + buffer));
     for (int row = 0; row < shape.rows; ++row) {
       std::mt19937_64 rng = t::make_rng(seed, uint64_t(row));
       t::generate(t::Dist::normal, dtype, words, rng);
