@@ -48,14 +48,19 @@ const std::string& plan_override() {
 // compactions: measured on the H200 (bench/results/2026-11-30-h200-split-defaults): dsa-decode-b1
 // 63 -> 57 us, -b8 53 -> 46, and relu_ties and ascending rows faster too. Larger blocks (B = 8192),
 // which tuning also picks for two CTAs per row on normal data, made ascending rows 1.4x slower.
-// With 8-CTA clusters (at most 16 rows) at k = 2048, B2 = 16384 lets each CTA hold its
-// whole part of a row of up to 8 x 22528 columns (208 KB of shared memory for f32), and the
-// kernel then skips the scan and selects once over the cluster's parts: dsa-decode-b1 51 -> 36 us
-// (bench/results/2026-11-30-h200-resident-rows). At k <= 512 the scan passes few candidates and
-// won (sample-b1 27 us scanned, 34 resident; dsa-bf16-b6 40 against 46).
+// With 8-CTA clusters (at most 16 rows) at k <= 2048, B2 = 16384 lets each CTA hold its whole
+// part of a row of up to 8 x (k + 20480) columns (at most 208 KB of shared memory for f32), and
+// the kernel then skips the scan and selects once over the cluster's parts: dsa-decode-b1 51 ->
+// 36 us (bench/results/2026-11-30-h200-resident-rows); 8 rows of 131072 at k = 64 / 256 / 1024
+// (normal) 20.0 / 17.5 / 18.4 -> 16.1 / 16.8 / 17.5 us, dsa-bf16-b6 (k = 512) 19.6 -> 17.9
+// (bench/results/2026-12-02-h200-cluster16, v5 and v7). 16-CTA clusters keep the default: whole
+// parts gained 2-4% on normal rows there and lost 1-5% on ascending ones.
 void larger_buffer_when_split(KernelSpec& spec) {
-  if (spec.cluster == 1 || spec.k_max != 2048) return;
-  spec.block2 = spec.cluster == kMaxPortableCluster ? 16384 : 4096;
+  if (spec.cluster == kMaxPortableCluster && spec.k_max <= 2048) {
+    spec.block2 = 16384;
+  } else if (spec.cluster > 1 && spec.cluster < kMaxPortableCluster && spec.k_max == 2048) {
+    spec.block2 = 4096;
+  }
 }
 
 // The buffer, in words, of spec's kernel at `threads` threads (a lone CTA's grows with them).

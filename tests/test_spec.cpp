@@ -342,22 +342,27 @@ TEST_CASE("plan: up to k = 1024, rows on at most half the SMs take 16-CTA cluste
 // k_max + B + B2 words and its staging area at the end of shared memory lies above the part's
 // candidate words (templates/topk_kernel.cuh resident_fits); the planner sizes B2 so that it
 // does for the indexer's decode rows on 8-CTA clusters, and only there.
-TEST_CASE("plan: 8-CTA clusters at k = 2048 hold a 128K row's part whole; other plans scan") {
+TEST_CASE("plan: 8-CTA clusters at k <= 2048 hold a 128K row's part whole; other plans scan") {
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
-    INFO(dtype_name(dtype));
     const DeviceInfo h200{kSm90, kH200Sms};
-    const KernelSpec decode = plan_spec(dtype, 2048, 1, 131072, h200);
-    CHECK(decode.cluster == 8);
-    CHECK(decode.block2 == 16384);
-    const int64_t vector = 16 / static_cast<int64_t>(dtype_bytes(dtype));
-    // The widest part: the row plus its misaligned head, in whole vectors, split over 8.
-    const int64_t part = ((131072 + vector - 1) / vector + 1 + 7) / 8 * vector;
-    CHECK(part <= decode.k_max + decode.block + decode.block2);
-    CHECK(part * static_cast<int64_t>(sizeof(uint64_t) + dtype_bytes(dtype)) <=
-          static_cast<int64_t>(decode.dynamic_smem_bytes()));
-    CHECK(validate_rejection(decode).argument == "<accepted>");
-    CHECK(plan_spec(dtype, 512, 1, 131072, h200).block2 == 2048);
+    for (auto [k, rows] : {std::pair{2048, 1}, {2048, 16}, {1024, 8}, {512, 6}, {64, 5}}) {
+      INFO(dtype_name(dtype), " k=", k, " rows=", rows);
+      const KernelSpec split = plan_spec(dtype, k, rows, 131072, h200);
+      CHECK(split.cluster == 8);
+      CHECK(split.block2 == 16384);
+      const int64_t vector = 16 / static_cast<int64_t>(dtype_bytes(dtype));
+      // The widest part: the row plus its misaligned head, in whole vectors, split over 8.
+      const int64_t part = ((131072 + vector - 1) / vector + 1 + 7) / 8 * vector;
+      CHECK(part <= split.k_max + split.block + split.block2);
+      CHECK(part * static_cast<int64_t>(sizeof(uint64_t) + dtype_bytes(dtype)) <=
+            static_cast<int64_t>(split.dynamic_smem_bytes()));
+      CHECK(validate_rejection(split).argument == "<accepted>");
+    }
+    INFO(dtype_name(dtype));
+    CHECK(plan_spec(dtype, 4096, 1, 131072, h200).block2 == 1024);
+    CHECK(plan_spec(dtype, 512, 1, 131072, h200).block2 == 2048);  // 16 CTAs scan
     CHECK(plan_spec(dtype, 2048, 64, 131072, h200).block2 == 4096);
+    CHECK(plan_spec(dtype, 1024, 64, 131072, h200).block2 == 2048);
     CHECK(plan_spec(dtype, 2048, 1024, 131072, h200).block2 == 2048);
   }
 }
