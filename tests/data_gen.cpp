@@ -1,5 +1,6 @@
 #include "data_gen.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -63,8 +64,20 @@ std::mt19937_64 make_rng(uint64_t seed, uint64_t stream) {
   return std::mt19937_64(sequence);
 }
 
-uint64_t bench_buffer_seed(Dist dist, size_t buffer) {
-  return (static_cast<uint64_t>(dist) + 1) << 40 | buffer;
+void bench_row(Dist dist, DType dtype, size_t buffer, int64_t row, std::span<uint32_t> out,
+               size_t end) {
+  const uint64_t buffer_seed = (static_cast<uint64_t>(dist) + 1) << 40 | buffer;
+  std::mt19937_64 rng = make_rng(buffer_seed, static_cast<uint64_t>(row));
+  for (size_t c = end; c < out.size(); ++c) out[c] = random_nan(dtype, rng);
+  generate(dist, dtype, out.first(end), rng);
+}
+
+std::vector<int32_t> bench_uniform_ends(int64_t rows, int64_t n) {
+  std::mt19937_64 rng = make_rng(0xbe9c4, static_cast<uint64_t>(rows));
+  std::uniform_int_distribution<int64_t> length(1, std::max<int64_t>(n, 1));
+  std::vector<int32_t> ends(static_cast<size_t>(rows));
+  for (int32_t& end : ends) end = static_cast<int32_t>(std::min(length(rng), n));
+  return ends;
 }
 
 void generate(Dist dist, DType dtype, std::span<uint32_t> out, std::mt19937_64& rng) {

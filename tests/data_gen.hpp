@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <random>
 #include <span>
+#include <vector>
 
 #include <deepselect/deepselect.hpp>
 
@@ -30,9 +31,13 @@ const char* dist_name(Dist dist);
 // An independent generator for each (seed, stream) pair, e.g. one per row.
 std::mt19937_64 make_rng(uint64_t seed, uint64_t stream);
 
-// The seed of `deepselect bench`'s input buffer `buffer` of dist's rows; row r of it draws from
-// make_rng(seed, r).
-uint64_t bench_buffer_seed(Dist dist, size_t buffer);
+// Row `row` of `deepselect bench`'s input buffer `buffer` of dist's rows, as raw bits: dist's
+// values in out[0, end), random NaN (what a call must not read) in out[end, out.size()).
+void bench_row(Dist dist, DType dtype, size_t buffer, int64_t row, std::span<uint32_t> out,
+               size_t end);
+
+// The row ends of `deepselect bench`'s ragged shapes of uniform lengths: each in 1..n.
+std::vector<int32_t> bench_uniform_ends(int64_t rows, int64_t n);
 
 // Fills out with samples of dist (ascending and descending run over the whole span).
 void generate(Dist dist, DType dtype, std::span<uint32_t> out, std::mt19937_64& rng);

@@ -66,28 +66,42 @@ __global__ void __launch_bounds__(kThreads,
   ds::topk_row<T, kK, kB, kB2, kThreads, kCluster, 2, ds::kBoundsRange, ds::kEpiloguePlain>(params);
 }
 
+namespace t = deepselect::testing;
+
+enum class Ends {
+  full,
+  causal,         // row i ends at i + 1
+  bench_uniform,  // the bench's ragged rows of uniform lengths (t::bench_uniform_ends)
+};
+
 struct Shape {
   const char* name;
   int rows;
   int n;
   int k;
-  bool causal;            // row i ends at i + 1
-  int bench_first = 0;    // with bench_buffers > 0, the bench's normal input buffers
-  int bench_buffers = 0;  // bench_first.. are launched in turn
+  Ends ends = Ends::full;
+  t::Dist dist = t::Dist::normal;  // of the bench's input buffers, with bench_buffers > 0
+  int bench_first = 0;             // the bench's buffers bench_first.. are launched in turn
+  int bench_buffers = 0;
 };
 
-// The raw bits of the bench's input buffers of normal rows, back to back (as
-// tools/cli/bench_inputs.cpp generate_buffers draws full rows).
+std::vector<int> row_ends(const Shape& shape) {
+  if (shape.ends == Ends::bench_uniform) return t::bench_uniform_ends(shape.rows, shape.n);
+  std::vector<int> ends(shape.rows);
+  for (int r = 0; r < shape.rows; ++r) ends[r] = shape.ends == Ends::causal ? r + 1 : shape.n;
+  return ends;
+}
+
+// The raw bits of the bench's input buffers, back to back.
 template <class Raw>
-std::vector<Raw> bench_rows(const Shape& shape, deepselect::DType dtype) {
-  namespace t = deepselect::testing;
+std::vector<Raw> bench_rows(const Shape& shape, deepselect::DType dtype,
+                            const std::vector<int>& ends) {
   std::vector<Raw> host(size_t(shape.bench_buffers) * shape.rows * shape.n);
   std::vector<uint32_t> words(shape.n);
   for (int buffer = 0; buffer < shape.bench_buffers; ++buffer) {
-    const uint64_t seed = t::bench_buffer_seed(t::Dist::normal, size_t(shape.bench_first + buffer));
     for (int row = 0; row < shape.rows; ++row) {
-      std::mt19937_64 rng = t::make_rng(seed, uint64_t(row));
-      t::generate(t::Dist::normal, dtype, words, rng);
+      t::bench_row(shape.dist, dtype, size_t(shape.bench_first + buffer), row, words,
+                   size_t(ends[row]));
       std::copy(words.begin(), words.end(),
                 host.begin() + (size_t(buffer) * shape.rows + row) * shape.n);
     }
@@ -109,10 +123,11 @@ void time_phases(const Shape& shape) {
   typedef typename T::Raw Raw;
   const size_t elements = size_t(shape.rows) * shape.n;
   const int buffers = std::max(shape.bench_buffers, 1);
+  const std::vector<int> ends = row_ends(shape);
   std::vector<Raw> host(elements);
   if (shape.bench_buffers > 0) {
-    host =
-        bench_rows<Raw>(shape, sizeof(Raw) == 4 ? deepselect::DType::f32 : deepselect::DType::bf16);
+    host = bench_rows<Raw>(
+        shape, sizeof(Raw) == 4 ? deepselect::DType::f32 : deepselect::DType::bf16, ends);
   } else {
     std::mt19937 generator(1234u + unsigned(shape.rows));
     std::normal_distribution<float> normal;
@@ -123,8 +138,6 @@ void time_phases(const Shape& shape) {
       value = sizeof(Raw) == 4 ? Raw(bits) : Raw(bits >> 16);
     }
   }
-  std::vector<int> ends(shape.rows);
-  for (int r = 0; r < shape.rows; ++r) ends[r] = shape.causal ? r + 1 : shape.n;
   void* x = nullptr;
   int* end = nullptr;
   int* indices = nullptr;
@@ -154,6 +167,10 @@ void time_phases(const Shape& shape) {
   auto kernel = topk_kernel<T, kK, kB, kB2, kThreads, kCluster>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
         "smem attribute");
+  if (kCluster > 8) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1),
+          "non-portable cluster attribute");
+  }
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(unsigned(shape.rows * kCluster));
   config.blockDim = dim3(kThreads);
@@ -229,7 +246,7 @@ void time_phases(const Shape& shape) {
               shape.rows, shape.n, shape.k, sizeof(Raw) == 4 ? "f32" : "bf16", kCluster, kB, kB2,
               kThreads);
   if (shape.bench_buffers > 0)
-    std::printf(", the bench's normal buffers %d..%d", shape.bench_first,
+    std::printf(", the bench's %s buffers %d..%d", t::dist_name(shape.dist), shape.bench_first,
                 shape.bench_first + shape.bench_buffers - 1);
   std::printf("\n");
   std::printf(
@@ -275,10 +292,20 @@ void time_phases(const Shape& shape) {
 // alone (L2-warm), then all four in turn (cold, as the bench reads them).
 void bench_bf16_buffers() {
   for (int buffer = 0; buffer <= 4; ++buffer) {
-    const Shape shape{"dsa-bf16-b256 k2048", 256, 131072, 2048, false, buffer < 4 ? buffer : 0,
-                      buffer < 4 ? 1 : 4};
+    const Shape shape{
+        "dsa-bf16-b256 k2048", 256, 131072, 2048, Ends::full, t::Dist::normal, buffer % 4,
+        buffer < 4 ? 1 : 4};
     time_phases<ds::BF16, 2048, 4096, 2048, 256, 1>(shape);
     time_phases<ds::BF16, 2048, 4096, 1024, 256, 1>(shape);
+  }
+}
+
+// `phase_times bench-decode-b256`: dsa-decode-b256's ragged rows on the bench's four buffers in
+// turn, normal against relu_ties (1.41x slower in the bench; NOTES.md, twelfth session).
+void bench_decode_b256() {
+  for (t::Dist dist : {t::Dist::normal, t::Dist::relu_ties}) {
+    time_phases<ds::F32, 2048, 4096, 2048, 256, 1>(
+        {"dsa-decode-b256", 256, 32768, 2048, Ends::bench_uniform, dist, 0, 4});
   }
 }
 
@@ -287,16 +314,18 @@ int main(int argc, char** argv) {
     bench_bf16_buffers();
     return 0;
   }
-  time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b1", 1, 131072, 2048, false});
-  time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b8", 8, 65536, 2048, false});
-  time_phases<ds::F32, 64, 4096, 1024, 512, 8>({"sample-b1", 1, 129280, 50, false});
-  time_phases<ds::BF16, 512, 4096, 2048, 512, 8>({"dsa-bf16-b6", 6, 131072, 512, false});
-  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>({"dsa-prefill-8k", 4096, 8192, 2048, true});
-  time_phases<ds::BF16, 2048, 4096, 2048, 256, 1>(
-      {"dsa-bf16-b256 k2048", 256, 131072, 2048, false});
-  // B2 = 1024 ran 20% faster on this shape's normal rows (NOTES.md, eleventh session, v5).
-  time_phases<ds::BF16, 2048, 4096, 1024, 256, 1>(
-      {"dsa-bf16-b256 k2048, B2 1024", 256, 131072, 2048, false});
-  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>({"rows of 131072", 264, 131072, 2048, false});
+  if (argc > 1 && std::strcmp(argv[1], "bench-decode-b256") == 0) {
+    bench_decode_b256();
+    return 0;
+  }
+  // The planner's kernels for the suite shapes (NOTES.md, Changes 38 and 40).
+  time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b1", 1, 131072, 2048});
+  time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b8", 8, 65536, 2048});
+  time_phases<ds::F32, 64, 4096, 1024, 512, 16>({"sample-b1", 1, 129280, 50});
+  time_phases<ds::BF16, 512, 4096, 16384, 512, 8>({"dsa-bf16-b6", 6, 131072, 512});
+  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>(
+      {"dsa-prefill-8k", 4096, 8192, 2048, Ends::causal});
+  time_phases<ds::BF16, 2048, 4096, 2048, 256, 1>({"dsa-bf16-b256 k2048", 256, 131072, 2048});
+  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>({"rows of 131072", 264, 131072, 2048});
   return 0;
 }

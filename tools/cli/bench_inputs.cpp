@@ -26,13 +26,9 @@ std::vector<uint32_t> generate_buffers(const BenchShape& shape, testing::Dist di
   std::vector<uint32_t> words(buffers * static_cast<size_t>(shape.rows) * n);
   testing::parallel_for(static_cast<int64_t>(buffers) * shape.rows, [&](int64_t item) {
     const int64_t row = item % shape.rows;
-    std::mt19937_64 rng =
-        testing::make_rng(testing::bench_buffer_seed(dist, static_cast<size_t>(item / shape.rows)),
-                          static_cast<uint64_t>(row));
-    const std::span<uint32_t> span = std::span(words).subspan(static_cast<size_t>(item) * n, n);
     const size_t end = ends.empty() ? n : static_cast<size_t>(ends[static_cast<size_t>(row)]);
-    for (size_t c = end; c < n; ++c) span[c] = testing::random_nan(shape.dtype, rng);
-    testing::generate(dist, shape.dtype, span.first(end), rng);
+    testing::bench_row(dist, shape.dtype, static_cast<size_t>(item / shape.rows), row,
+                       std::span(words).subspan(static_cast<size_t>(item) * n, n), end);
   });
   return words;
 }

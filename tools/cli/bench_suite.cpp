@@ -107,15 +107,12 @@ std::vector<testing::Dist> parse_dists(std::string_view list) {
 }
 
 std::vector<int32_t> row_ends(const BenchShape& shape) {
+  if (shape.ragged == Ragged::uniform) return testing::bench_uniform_ends(shape.rows, shape.n);
   std::vector<int32_t> ends;
   if (shape.ragged == Ragged::none) return ends;
   ends.resize(static_cast<size_t>(shape.rows));
-  std::mt19937_64 rng = testing::make_rng(0xbe9c4, static_cast<uint64_t>(shape.rows));
-  std::uniform_int_distribution<int64_t> length(1, std::max<int64_t>(shape.n, 1));
-  for (int64_t r = 0; r < shape.rows; ++r) {
-    const int64_t end = shape.ragged == Ragged::uniform ? length(rng) : shape.prefix + r + 1;
-    ends[static_cast<size_t>(r)] = static_cast<int32_t>(std::min(end, shape.n));
-  }
+  for (int64_t r = 0; r < shape.rows; ++r)
+    ends[static_cast<size_t>(r)] = static_cast<int32_t>(std::min(shape.prefix + r + 1, shape.n));
   return ends;
 }
 

@@ -63,8 +63,7 @@ int64_t kept_by_select(const std::vector<uint64_t>& cand, uint64_t low, uint64_t
 void replay_row_202() {
   constexpr int kN = 131072;
   std::vector<uint32_t> words(kN);
-  std::mt19937_64 rng = make_rng(bench_buffer_seed(Dist::normal, 2), 202);
-  generate(Dist::normal, DType::bf16, words, rng);
+  bench_row(Dist::normal, DType::bf16, 2, 202, words, kN);
   const uint64_t threshold = 0x0000bff3ffffa1bbull;  // the sample's, from the trace
   std::vector<uint64_t> cand;
   for (int c = 0; c < kN; ++c) {
