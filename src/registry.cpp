@@ -13,7 +13,7 @@ bool is_unloadable_image(CUresult result) {
 }
 
 // Clusters of spec's kernel (at one launch's block size and shared memory) that the GPU holds
-// at once.
+// at once; none on a GPU that cannot run clusters of that size at all.
 int resident_clusters(CUfunction function, const KernelSpec& spec) {
   CUlaunchAttribute cluster{};
   cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
@@ -31,8 +31,9 @@ int resident_clusters(CUfunction function, const KernelSpec& spec) {
   config.attrs = &cluster;
   config.numAttrs = 1;
   int clusters = 0;
-  check_cuda(driver().cuOccupancyMaxActiveClusters(&clusters, function, &config),
-             "cuOccupancyMaxActiveClusters");
+  const CUresult result = driver().cuOccupancyMaxActiveClusters(&clusters, function, &config);
+  if (result == CUDA_ERROR_INVALID_CLUSTER_SIZE) return 0;
+  check_cuda(result, "cuOccupancyMaxActiveClusters");
   return clusters;
 }
 
