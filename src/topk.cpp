@@ -243,9 +243,9 @@ const char* version() {
 
 namespace {
 
-void launch_topk(const TopkArgs& a, const Checked& checked, const KernelSpec& spec,
-                 CUcontext context, CUstream stream) {
-  const LoadedKernel& kernel = KernelRegistry::global().get(spec, context);
+void launch_topk(const TopkArgs& a, const Checked& checked, const LoadedKernel& kernel,
+                 CUstream stream) {
+  const KernelSpec& spec = kernel.spec;
   ds::TopkParams params{};
   params.x = a.x;
   params.ld = checked.ld;
@@ -285,19 +285,17 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const KernelSpec& sp
   launch(kernel, config, &params);
 }
 
-// The planner's spec, without clusters wider than kMaxPortableCluster where the GPU cannot hold
-// the call's clusters at once (a cluster's CTAs share one GPC: how many wide ones fit depends on
-// the GPU's layout, which only the driver knows).
-KernelSpec plan_for(const TopkArgs& a, CUcontext context) {
+// The planner's kernel, without clusters wider than kMaxPortableCluster where the GPU cannot
+// hold the call's clusters at once (a cluster's CTAs share one GPC: how many wide ones fit depends
+// on the GPU's layout, which only the driver knows, once the kernel is loaded).
+const LoadedKernel& planned_kernel(const TopkArgs& a, CUcontext context) {
   DeviceInfo device = device_info_of(context);
-  const KernelSpec spec =
-      plan_spec(a.dtype, a.k, a.rows, a.n, device, bounds_of(a), epilogue_of(a));
-  if (spec.cluster <= kMaxPortableCluster ||
-      KernelRegistry::global().get(spec, context).holds_at_once(a.rows)) {
-    return spec;
-  }
+  const LoadedKernel& kernel = KernelRegistry::global().get(
+      plan_spec(a.dtype, a.k, a.rows, a.n, device, bounds_of(a), epilogue_of(a)), context);
+  if (kernel.holds_at_once(a.rows)) return kernel;
   device.wide_clusters = false;
-  return plan_spec(a.dtype, a.k, a.rows, a.n, device, bounds_of(a), epilogue_of(a));
+  return KernelRegistry::global().get(
+      plan_spec(a.dtype, a.k, a.rows, a.n, device, bounds_of(a), epilogue_of(a)), context);
 }
 
 }  // namespace
@@ -306,7 +304,7 @@ void topk(const TopkArgs& a, CUstream stream) {
   const Checked checked = validate(a);
   if (a.rows == 0) return;
   const CUcontext context = context_of(stream);
-  launch_topk(a, checked, plan_for(a, context), context, stream);
+  launch_topk(a, checked, planned_kernel(a, context), stream);
 }
 
 DeviceInfo device_info(CUstream stream) {
@@ -315,7 +313,7 @@ DeviceInfo device_info(CUstream stream) {
 
 KernelSpec planned_spec(const TopkArgs& args, CUstream stream) {
   validate(args);
-  return plan_for(args, context_of(stream));
+  return planned_kernel(args, context_of(stream)).spec;
 }
 
 void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) {
@@ -332,7 +330,7 @@ void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) 
   if (!(spec.arch == device_info_of(context).arch)) {
     throw ArgumentError("spec", fmt::format("{} is not for this GPU", spec.to_string()));
   }
-  launch_topk(a, checked, spec, context, stream);
+  launch_topk(a, checked, KernelRegistry::global().get(spec, context), stream);
 }
 
 }  // namespace deepselect

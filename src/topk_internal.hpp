@@ -18,7 +18,8 @@ inline constexpr uint32_t kBlockOrderSeed = 0x5eed0001u;
 // The planner's view of the stream's GPU (its tuning table included, when one applies).
 DeviceInfo device_info(CUstream stream);
 
-// The spec topk(args, stream) would launch (tuning table and overrides included).
+// The spec topk(args, stream) would launch (tuning table and overrides included). Loads its
+// kernel, as topk() would: whether the GPU holds a wide cluster is the loaded kernel's to say.
 KernelSpec planned_spec(const TopkArgs& args, CUstream stream);
 
 // topk() with `spec` instead of the planner's: a topk spec of args.dtype with k_max >= k, for
