@@ -84,6 +84,18 @@ int threads_for(const KernelSpec& spec, int64_t n) {
   return n <= buffer_words_at(spec, 256) || n > buffer_words_at(spec, 512) ? 256 : 512;
 }
 
+// A lone 256-thread CTA that scans 16-bit elements takes B = 8192: 32 elements per thread and
+// scan step (all that a step's 32-bit masks hold), so half the steps, whose fixed part (the
+// block-wide scan and barrier, the block order, the loads' addresses) outweighs a 16-bit step's
+// classify. Measured on the H200 (bench/results/2026-12-02-h200-blocks/v1): dsa-bf16-b256 k =
+// 512 / 1024 / 2048 normal 51.3 / 53.7 / 59.1 -> 42.0 / 44.5 / 50.2 us, relu_ties -15..-17%,
+// ascending -8..-11%. 512 threads at B = 8192 (16 each) gained nothing; 32-bit elements at
+// B = 8192 (sample-b256, dsa-prefill-128k) 0-2%, for twice the stages' shared memory.
+int block_for(const KernelSpec& spec) {
+  const bool narrow = dtype_bytes(spec.dtype) == 2;
+  return spec.cluster == 1 && spec.threads == 256 && narrow ? 8192 : 4096;
+}
+
 }  // namespace
 
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
@@ -109,6 +121,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
   larger_buffer_when_split(spec);
   spec.threads = threads_for(spec, n);
+  spec.block = block_for(spec);
   if (device.tuning != nullptr) {
     const ShapeBucket bucket =
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));
@@ -116,11 +129,13 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   }
   if (plan_override().empty()) return spec;
   // The override picks a kernel; the call's row bounds and epilogue are not its to change, and
-  // the thread count, unless it gives one, follows the overridden buffer and cluster.
+  // the thread count and then B, unless it gives them, follow the overridden buffer and cluster.
   KernelSpec base = spec;
   base.threads = 0;
+  base.block = 0;
   KernelSpec overridden = KernelSpec::parse(plan_override(), base);
   if (overridden.threads == 0) overridden.threads = threads_for(overridden, n);
+  if (overridden.block == 0) overridden.block = block_for(overridden);
   overridden.bounds = bounds;
   overridden.epilogue = epilogue;
   return overridden;

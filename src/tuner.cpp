@@ -152,7 +152,7 @@ std::vector<KernelSpec> neighbours(const KernelSpec& base) {
     add(spec);
   }
   for (auto [threads, block] :
-       {std::pair{256, 2048}, {256, 4096}, {512, 4096}, {512, 8192}, {1024, 8192}}) {
+       {std::pair{256, 2048}, {256, 4096}, {256, 8192}, {512, 4096}, {512, 8192}, {1024, 8192}}) {
     KernelSpec spec = base;
     spec.threads = threads;
     spec.block = block;

@@ -408,6 +408,29 @@ TEST_CASE("plan: a lone CTA runs 256 threads but on rows that only its 512-threa
             .buffer_words() == 512 + 2048 + 512 * 8);
 }
 
+TEST_CASE("plan: a lone 256-thread CTA takes 32 16-bit elements per thread and step") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  for (DType dtype : kDTypes) {
+    const bool narrow = dtype_bytes(dtype) == 2;
+    for (int k : {50, 512, 2048, 4096}) {
+      INFO(dtype_name(dtype), " k=", k);
+      const KernelSpec scanned = plan_spec(dtype, k, 256, 131072, h200);
+      REQUIRE(scanned.cluster == 1);
+      REQUIRE(scanned.threads == 256);
+      CHECK(scanned.block == (narrow ? 8192 : 4096));
+      CHECK(scanned.block / scanned.threads == (narrow ? 32 : 16));
+      CHECK(validate_rejection(scanned).argument == "<accepted>");
+      // 512-thread lone CTAs and clusters keep B = 4096.
+      const KernelSpec medium_rows =
+          plan_spec(dtype, k, 4096, plan_spec(dtype, k, 4096, 1, h200).buffer_words() + 1, h200);
+      REQUIRE(medium_rows.threads == 512);
+      CHECK(medium_rows.block == 4096);
+      CHECK(plan_spec(dtype, k, 1, 131072, h200).block == 4096);
+      CHECK(plan_spec(dtype, k, 64, 131072, h200).block == 4096);
+    }
+  }
+}
+
 TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in 1..4096") {
   const std::vector<int>& buckets = k_buckets();
   REQUIRE(std::is_sorted(buckets.begin(), buckets.end()));
