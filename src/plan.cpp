@@ -84,16 +84,21 @@ int threads_for(const KernelSpec& spec, int64_t n) {
   return n <= buffer_words_at(spec, 256) || n > buffer_words_at(spec, 512) ? 256 : 512;
 }
 
-// A lone 256-thread CTA that scans 16-bit elements takes B = 8192: 32 elements per thread and
-// scan step (all that a step's 32-bit masks hold), so half the steps, whose fixed part (the
-// block-wide scan and barrier, the block order, the loads' addresses) outweighs a 16-bit step's
-// classify. Measured on the H200 (bench/results/2026-12-02-h200-blocks/v1): dsa-bf16-b256 k =
-// 512 / 1024 / 2048 normal 51.3 / 53.7 / 59.1 -> 42.0 / 44.5 / 50.2 us, relu_ties -15..-17%,
-// ascending -8..-11%. 512 threads at B = 8192 (16 each) gained nothing; 32-bit elements at
-// B = 8192 (sample-b256, dsa-prefill-128k) 0-2%, for twice the stages' shared memory.
+// A scan step's fixed part (the block-wide scan and barrier, the block order, the loads'
+// addresses) outweighs the classify of few elements, so B = 8192 where it gives a thread more
+// of them per step and fits: a lone 256-thread CTA over 16-bit elements (32 each, all that a
+// step's 32-bit masks hold), and the 512-thread CTAs of clusters of 2, 4 and 16 (16 each). An
+// 8-CTA cluster's buffer (B2 = 16384 to hold its parts whole) leaves no room for larger blocks.
+// Measured on the H200 (bench/results/2026-12-02-h200-blocks, v1 and v2): dsa-bf16-b256 k = 512
+// / 1024 / 2048 normal 51.3 / 53.7 / 59.1 -> 42.0 / 44.5 / 50.2 us, relu_ties -15..-17%,
+// ascending -8..-11%; dsa-decode-b64 (2-CTA clusters) -7.4%, ascending -8.5%; sample-b64 -6%;
+// sample-b1 (16-CTA clusters) -5.3%, ascending +1.2%. Not taken: a lone CTA over f32 at B = 8192
+// (dsa-decode-b256 +25%, dsa-prefill-8k +28%, sample-b256 -2%), 512-thread lone CTAs at B = 8192
+// (nothing), 16-bit lone CTAs at 64 elements per thread (B = 16384 at 256 threads: k = 2048 +34%
+// for its shared memory; 128 threads at B = 8192: +10..16%).
 int block_for(const KernelSpec& spec) {
-  const bool narrow = dtype_bytes(spec.dtype) == 2;
-  return spec.cluster == 1 && spec.threads == 256 && narrow ? 8192 : 4096;
+  if (spec.cluster > 1) return spec.cluster == kMaxPortableCluster ? 4096 : 8192;
+  return spec.threads == 256 && dtype_bytes(spec.dtype) == 2 ? 8192 : 4096;
 }
 
 }  // namespace

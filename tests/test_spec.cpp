@@ -408,7 +408,7 @@ TEST_CASE("plan: a lone CTA runs 256 threads but on rows that only its 512-threa
             .buffer_words() == 512 + 2048 + 512 * 8);
 }
 
-TEST_CASE("plan: a lone 256-thread CTA takes 32 16-bit elements per thread and step") {
+TEST_CASE("plan: B = 8192 where it gives a thread more elements per scan step and fits") {
   const DeviceInfo h200{kSm90, kH200Sms};
   for (DType dtype : kDTypes) {
     const bool narrow = dtype_bytes(dtype) == 2;
@@ -419,14 +419,21 @@ TEST_CASE("plan: a lone 256-thread CTA takes 32 16-bit elements per thread and s
       REQUIRE(scanned.threads == 256);
       CHECK(scanned.block == (narrow ? 8192 : 4096));
       CHECK(scanned.block / scanned.threads == (narrow ? 32 : 16));
-      CHECK(validate_rejection(scanned).argument == "<accepted>");
-      // 512-thread lone CTAs and clusters keep B = 4096.
+      // A 512-thread lone CTA takes its rows whole: B only sizes its stages.
       const KernelSpec medium_rows =
           plan_spec(dtype, k, 4096, plan_spec(dtype, k, 4096, 1, h200).buffer_words() + 1, h200);
       REQUIRE(medium_rows.threads == 512);
       CHECK(medium_rows.block == 4096);
-      CHECK(plan_spec(dtype, k, 1, 131072, h200).block == 4096);
-      CHECK(plan_spec(dtype, k, 64, 131072, h200).block == 4096);
+      // Clusters: 16 elements per thread, but in 8-CTA clusters, whose B2 = 16384 buffer (k <=
+      // 2048) takes the room.
+      for (int rows : {1, 4, 8, 16, 32, 64}) {
+        INFO("rows=", rows);
+        const KernelSpec split = plan_spec(dtype, k, rows, 131072, h200);
+        REQUIRE(split.cluster > 1);
+        CHECK(split.block == (split.cluster == 8 ? 4096 : 8192));
+        CHECK(validate_rejection(split).argument == "<accepted>");
+      }
+      CHECK(validate_rejection(scanned).argument == "<accepted>");
     }
   }
 }
