@@ -122,7 +122,6 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   spec.cluster = cluster_for(rows, spec.k_max, device);
   // Small enough for two CTAs per SM (at most ~110 KB of shared memory each), which measured
   // 1.35x faster than one CTA with a larger B2 at k = 2048.
-  spec.block = 4096;
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
   larger_buffer_when_split(spec);
   spec.threads = threads_for(spec, n);
