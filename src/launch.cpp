@@ -35,30 +35,54 @@ LaunchConfig& LaunchConfig::on(CUstream launch_stream) {
   return *this;
 }
 
-void launch(const LoadedKernel& kernel, const LaunchConfig& config, void* params) {
+namespace {
+
+// A LaunchConfig in the driver's form, its attribute list inside it.
+struct DriverLaunchConfig {
   CUlaunchAttribute attributes[1] = {};
-  unsigned attribute_count = 0;
-  if (config.cluster[0] * config.cluster[1] * config.cluster[2] > 1) {
-    CUlaunchAttribute& cluster = attributes[attribute_count++];
-    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster.value.clusterDim.x = config.cluster[0];
-    cluster.value.clusterDim.y = config.cluster[1];
-    cluster.value.clusterDim.z = config.cluster[2];
+  CUlaunchConfig config = {};
+
+  explicit DriverLaunchConfig(const LaunchConfig& shape) {
+    unsigned attribute_count = 0;
+    if (shape.cluster[0] * shape.cluster[1] * shape.cluster[2] > 1) {
+      CUlaunchAttribute& cluster = attributes[attribute_count++];
+      cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+      cluster.value.clusterDim.x = shape.cluster[0];
+      cluster.value.clusterDim.y = shape.cluster[1];
+      cluster.value.clusterDim.z = shape.cluster[2];
+    }
+    config.gridDimX = shape.grid[0];
+    config.gridDimY = shape.grid[1];
+    config.gridDimZ = shape.grid[2];
+    config.blockDimX = shape.block[0];
+    config.blockDimY = shape.block[1];
+    config.blockDimZ = shape.block[2];
+    config.sharedMemBytes = shape.dynamic_smem_bytes;
+    config.hStream = shape.stream;
+    config.attrs = attributes;
+    config.numAttrs = attribute_count;
   }
-  CUlaunchConfig launch_config = {};
-  launch_config.gridDimX = config.grid[0];
-  launch_config.gridDimY = config.grid[1];
-  launch_config.gridDimZ = config.grid[2];
-  launch_config.blockDimX = config.block[0];
-  launch_config.blockDimY = config.block[1];
-  launch_config.blockDimZ = config.block[2];
-  launch_config.sharedMemBytes = config.dynamic_smem_bytes;
-  launch_config.hStream = config.stream;
-  launch_config.attrs = attributes;
-  launch_config.numAttrs = attribute_count;
+  DriverLaunchConfig(const DriverLaunchConfig&) = delete;
+  DriverLaunchConfig& operator=(const DriverLaunchConfig&) = delete;
+};
+
+}  // namespace
+
+void launch(const LoadedKernel& kernel, const LaunchConfig& config, void* params) {
+  DriverLaunchConfig driver_config(config);
   void* arguments[] = {params};
-  check_cuda(driver().cuLaunchKernelEx(&launch_config, kernel.function, arguments, nullptr),
+  check_cuda(driver().cuLaunchKernelEx(&driver_config.config, kernel.function, arguments, nullptr),
              "cuLaunchKernelEx");
+}
+
+int max_active_clusters(CUfunction function, const LaunchConfig& config) {
+  DriverLaunchConfig driver_config(config);
+  int clusters = 0;
+  const CUresult result =
+      driver().cuOccupancyMaxActiveClusters(&clusters, function, &driver_config.config);
+  if (result == CUDA_ERROR_INVALID_CLUSTER_SIZE) return 0;
+  check_cuda(result, "cuOccupancyMaxActiveClusters");
+  return clusters;
 }
 
 }  // namespace deepselect

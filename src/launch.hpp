@@ -24,4 +24,8 @@ struct LaunchConfig {
 // Launches kernel with one by-value parameter struct. Throws Error on a failed launch.
 void launch(const LoadedKernel& kernel, const LaunchConfig& config, void* params);
 
+// Clusters of config's shape that the GPU holds at once running `function`
+// (cuOccupancyMaxActiveClusters); none where it cannot run clusters of that size at all.
+int max_active_clusters(CUfunction function, const LaunchConfig& config);
+
 }  // namespace deepselect

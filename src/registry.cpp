@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "driver.hpp"
+#include "launch.hpp"
 
 namespace deepselect {
 namespace {
@@ -13,28 +14,15 @@ bool is_unloadable_image(CUresult result) {
 }
 
 // Clusters of spec's kernel (at one launch's block size and shared memory) that the GPU holds
-// at once; none on a GPU that cannot run clusters of that size at all.
+// at once.
 int resident_clusters(CUfunction function, const KernelSpec& spec) {
-  CUlaunchAttribute cluster{};
-  cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-  cluster.value.clusterDim.x = static_cast<unsigned>(spec.cluster);
-  cluster.value.clusterDim.y = 1;
-  cluster.value.clusterDim.z = 1;
-  CUlaunchConfig config{};
-  config.gridDimX = static_cast<unsigned>(spec.cluster);
-  config.gridDimY = 1;
-  config.gridDimZ = 1;
-  config.blockDimX = static_cast<unsigned>(spec.threads);
-  config.blockDimY = 1;
-  config.blockDimZ = 1;
-  config.sharedMemBytes = static_cast<unsigned>(spec.dynamic_smem_bytes());
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  int clusters = 0;
-  const CUresult result = driver().cuOccupancyMaxActiveClusters(&clusters, function, &config);
-  if (result == CUDA_ERROR_INVALID_CLUSTER_SIZE) return 0;
-  check_cuda(result, "cuOccupancyMaxActiveClusters");
-  return clusters;
+  const auto cluster = static_cast<unsigned>(spec.cluster);
+  return max_active_clusters(function,
+                             LaunchConfig()
+                                 .with_grid(cluster)
+                                 .with_block(static_cast<unsigned>(spec.threads))
+                                 .with_smem(static_cast<unsigned>(spec.dynamic_smem_bytes()))
+                                 .with_cluster(cluster));
 }
 
 }  // namespace

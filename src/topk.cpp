@@ -290,12 +290,15 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const LoadedKernel& 
 // on the GPU's layout, which only the driver knows, once the kernel is loaded).
 const LoadedKernel& planned_kernel(const TopkArgs& a, CUcontext context) {
   DeviceInfo device = device_info_of(context);
-  const LoadedKernel& kernel = KernelRegistry::global().get(
-      plan_spec(a.dtype, a.k, a.rows, a.n, device, bounds_of(a), epilogue_of(a)), context);
+  auto kernel_on = [&](const DeviceInfo& planned_device) -> const LoadedKernel& {
+    return KernelRegistry::global().get(
+        plan_spec(a.dtype, a.k, a.rows, a.n, planned_device, bounds_of(a), epilogue_of(a)),
+        context);
+  };
+  const LoadedKernel& kernel = kernel_on(device);
   if (kernel.holds_at_once(a.rows)) return kernel;
   device.wide_clusters = false;
-  return KernelRegistry::global().get(
-      plan_spec(a.dtype, a.k, a.rows, a.n, device, bounds_of(a), epilogue_of(a)), context);
+  return kernel_on(device);
 }
 
 }  // namespace
