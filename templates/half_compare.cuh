@@ -6,10 +6,11 @@
 
 namespace ds {
 
-// Each half of the result is 0xffff where that half of x is greater than that of t, else 0.
+// Each half of the result is 0xffff where that half of x is greater than that of t or either is
+// NaN (the compare is unordered), else 0.
 template <class T>
-DS_DEV u32 greater_halves(u32 x, u32 t);
-// Each half is 0xffff where x equals t or either is NaN (the compare is unordered).
+DS_DEV u32 greater_or_nan_halves(u32 x, u32 t);
+// Each half is 0xffff where x equals t or either is NaN (unordered).
 template <class T>
 DS_DEV u32 equal_or_nan_halves(u32 x, u32 t);
 // Both halves hold value, which is exactly representable in T (a T element or an infinity).
@@ -27,7 +28,7 @@ DS_DEV u32 broadcast_halves(float value);
 
 // The three for one type; ptx names it in the instructions (bf16, f16).
 #define DS_HALF_COMPARES(Type, ptx)                                                             \
-  DS_HALF_SET(greater_halves, Type, "set.gt.u32." ptx "x2")                                     \
+  DS_HALF_SET(greater_or_nan_halves, Type, "set.gtu.u32." ptx "x2")                             \
   DS_HALF_SET(equal_or_nan_halves, Type, "set.equ.u32." ptx "x2")                               \
   template <>                                                                                   \
   DS_DEV u32 broadcast_halves<Type>(float value) {                                              \

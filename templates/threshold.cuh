@@ -35,10 +35,6 @@ struct Threshold {
   DS_DEV static Threshold everything() { return Threshold{-__int_as_float(0x7f800000), ~0u, ~0u}; }
   DS_DEV static Threshold nothing() { return Threshold{__int_as_float(0x7f800000), 0u, 0u}; }
 
-  DS_DEV bool beaten_by(float x, u32 c) const {
-    return x > value || (x == value && c < column) || (x != x && c < nan_column);
-  }
-
   // The threshold a candidate word sets. nan_key and invert are the call's key policy;
   // orient is +1 for largest and -1 for smallest.
   template <class T>

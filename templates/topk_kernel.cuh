@@ -15,6 +15,7 @@
 #include "bitonic_sort.cuh"
 #include "block_order.cuh"
 #include "block_primitives.cuh"
+#include "column_bits.cuh"
 #include "half_compare.cuh"
 #include "keys.cuh"
 #include "params.cuh"
@@ -112,10 +113,6 @@ struct TopkRow {
     }
   }
 
-  DS_DEV float value_at(const Raw* block_data, int offset) const {
-    return orient * to_float<T>(u32(block_data[offset]));
-  }
-
   // Bits of this thread's elements that lie inside the row (only partial blocks have others).
   DS_DEV static u32 valid_bits(int valid_lo, int valid_hi) {
     u32 bits = 0;
@@ -133,70 +130,75 @@ struct TopkRow {
     return T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
   }
 
-  // Sorts this thread's elements of a staged block by the threshold: the `sure` ones beat it
-  // (x > value); the `unsure` ones need the exact test (x == value, a tie that the column
-  // breaks, or NaN). On data without ties at the threshold only NaN is ever unsure.
-  DS_DEV void classify(const Raw* data, u32* sure, u32* unsure) const {
-#pragma unroll
-    for (int v = 0; v < kPerThread / kVec; ++v) {
-      const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
-      classify_vector(*reinterpret_cast<const uint4*>(data + offset), v * kVec, sure, unsure);
-    }
-  }
-
-  // classify for one 16-byte vector, whose element j sets bit `first_bit` + j.
-  DS_DEV void classify_vector(const uint4& vector, int first_bit, u32* sure, u32* unsure) const {
+  // Bits `first_bit` .. + kVec - 1 of a 16-byte vector's elements: `above` where x > value or x
+  // is NaN, `level` where x == value or x is NaN (unordered compares). So a NaN sets both, a tie
+  // only `level`, and one pass sorts the elements without a NaN test of its own; on data
+  // without ties at the threshold or NaN, `level` stays empty.
+  DS_DEV void classify_vector(const uint4& vector, int first_bit, u32* above, u32* level) const {
     if constexpr (T::kBytes == 2) {
-      classify_packed(vector, first_bit, sure, unsure);
+      classify_packed(vector, first_bit, above, level);
     } else {
-      classify_floats(vector, first_bit, sure, unsure);
+      classify_floats(vector, first_bit, above, level);
     }
   }
 
   // For 32-bit floats: a compare per element and bit.
-  DS_DEV void classify_floats(const uint4& vector, int first_bit, u32* sure, u32* unsure) const {
+  DS_DEV void classify_floats(const uint4& vector, int first_bit, u32* above, u32* level) const {
 #pragma unroll
     for (int j = 0; j < kVec; ++j) {
       const float x = orient * to_float<T>(element_of(vector, j));
-      if (x > limit.value) *sure |= 1u << (first_bit + j);
-      if (!(x < limit.value) && !(x > limit.value)) *unsure |= 1u << (first_bit + j);
+      if (!(x <= limit.value)) *above |= 1u << (first_bit + j);
+      if (!(x < limit.value) && !(x > limit.value)) *level |= 1u << (first_bit + j);
     }
   }
 
   // For 16-bit types, two elements per compare. Oriented elements are the raw ones with the
   // sign flipped for "smallest" (exact, and NaN stays NaN).
-  DS_DEV void classify_packed(const uint4& vector, int first_bit, u32* sure, u32* unsure) const {
+  DS_DEV void classify_packed(const uint4& vector, int first_bit, u32* above, u32* level) const {
     const u32 t = broadcast_halves<T>(limit.value);
     const u32 flip = orient < 0.0f ? (T::kSign << 16) | T::kSign : 0u;
     const u32 x0 = vector.x ^ flip;
     const u32 x1 = vector.y ^ flip;
     const u32 x2 = vector.z ^ flip;
     const u32 x3 = vector.w ^ flip;
-    *sure |= bits_of_halves(greater_halves<T>(x0, t), greater_halves<T>(x1, t),
-                            greater_halves<T>(x2, t), greater_halves<T>(x3, t))
-             << first_bit;
-    *unsure |= bits_of_halves(equal_or_nan_halves<T>(x0, t), equal_or_nan_halves<T>(x1, t),
-                              equal_or_nan_halves<T>(x2, t), equal_or_nan_halves<T>(x3, t))
-               << first_bit;
+    *above |= bits_of_halves(greater_or_nan_halves<T>(x0, t), greater_or_nan_halves<T>(x1, t),
+                             greater_or_nan_halves<T>(x2, t), greater_or_nan_halves<T>(x3, t))
+              << first_bit;
+    *level |= bits_of_halves(equal_or_nan_halves<T>(x0, t), equal_or_nan_halves<T>(x1, t),
+                             equal_or_nan_halves<T>(x2, t), equal_or_nan_halves<T>(x3, t))
+              << first_bit;
   }
 
-  // Ties at the threshold (and NaN) lose when the threshold's columns are at or below all of
-  // the block's, and win when above them: then the unsure elements need no exact test. A
-  // plateau at the threshold (relu_ties) makes most of a block unsure.
-  DS_DEV void settle_ties_by_block(u32 column_base, int valid_lo, int valid_hi, u32* mask,
-                                   u32* unsure) const {
-    const u32 lowest = column_base + u32(valid_lo);
-    const u32 end = column_base + u32(valid_hi);
-    if (limit.column <= lowest && limit.nan_column <= lowest) {
-      *unsure = 0u;
-    } else if (limit.column >= end && limit.nan_column >= end) {
-      *mask |= *unsure;
-      *unsure = 0u;
+  // Bits of this thread's kVectors vectors at `data` (a staged block's layout): classify_vector.
+  template <int kVectors>
+  DS_DEV void classify(const Raw* data, u32* above, u32* level) const {
+#pragma unroll
+    for (int v = 0; v < kVectors; ++v) {
+      const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
+      classify_vector(*reinterpret_cast<const uint4*>(data + offset), v * kVec, above, level);
     }
   }
 
+  // Which of this thread's classified elements, laid out as a scan block's (column_bits.cuh)
+  // from first_column on, beat the threshold: those above its value, the ties below
+  // limit.column and the NaN below limit.nan_column (the threshold's value is never NaN), the
+  // last two by their columns alone. Only called where `level` has bits.
+  template <int kBits>
+  DS_DEV u32 settle_level(u32 above, u32 level, int first_column) {
+    const u32 nans = above & level;
+    const u32 ties = level & ~above;
+    u32 beaten = (above & ~level) | (ties & bits_below<kThreads, kVec, kBits>(
+                                                first_column, threadIdx.x, limit.column));
+    if (nans != 0u) {
+      saw_nan = true;
+      beaten |=
+          nans & bits_below<kThreads, kVec, kBits>(first_column, threadIdx.x, limit.nan_column);
+    }
+    return beaten;
+  }
+
   // Appends the block's elements that beat the threshold: two float compares per element, and
-  // the exact test (and the NaN check) only for the unsure ones.
+  // the column masks only where some tie with it or are NaN.
   DS_DEV void filter_block(int block, int stage, int keep) {
     const int lo = block * kB;
     const int valid_lo = max(lo, head) - lo;
@@ -204,22 +206,14 @@ struct TopkRow {
     const Raw* data = stages + stage * kB;
     const u32 column_base = u32(first - head + lo);
     u32 mask = 0;
-    u32 unsure = 0;
-    classify(data, &mask, &unsure);
+    u32 level = 0;
+    classify<kPerThread / kVec>(data, &mask, &level);
     if (valid_lo != 0 || valid_hi != kB) {
       const u32 valid = valid_bits(valid_lo, valid_hi);
       mask &= valid;
-      unsure &= valid;
+      level &= valid;
     }
-    if (unsure != 0u && !check_nan)
-      settle_ties_by_block(column_base, valid_lo, valid_hi, &mask, &unsure);
-    for (; unsure != 0u; unsure &= unsure - 1u) {
-      const u32 e = __ffs(unsure) - 1;
-      const int offset = offset_of(e);
-      const float x = value_at(data, offset);
-      saw_nan |= x != x;
-      if (limit.beaten_by(x, column_base + offset)) mask |= 1u << e;
-    }
+    if (level != 0u) mask = settle_level<kPerThread>(mask, level, first - head + lo);
     u32 added;
     const u32 position =
         block_exclusive_sum<kWarps, kPerThread>(__popc(mask), scratch.warp_totals[parity], &added);
@@ -376,8 +370,8 @@ struct TopkRow {
     DS_PHASE(9);
     // The threshold is the worst word kept, an element's, not the bound: a bound may fall on a
     // key that no value has (between -0.0's and +0.0's, or a NaN pattern), whose float form
-    // the filter's shortcuts misread (a NaN limit makes every element unsure, and
-    // settle_ties_by_block then takes whole blocks). Each thread reads back its own words.
+    // the filter's shortcuts misread (against a NaN limit every compare is unordered, which
+    // settle_level reads as NaN elements). Each thread reads back its own words.
     u64 worst = ~0ull;
 #pragma unroll
     for (int q = 0; q < kPointsPerThread; ++q) {
@@ -606,17 +600,17 @@ struct TopkRow {
     u32 max_key = 0u;
     for (int base = lo / kVec; base * kVec < hi; base += kRoundVectors) {
       // The element of the aligned view that bit u * kVec + j stands for: element j of vector
-      // u. The few elements taken (or unsure) are read again, from L1, by their index.
+      // u. The few elements taken are read again, from L1, by their index.
       auto element_index = [&](int bit) {
         return (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
       };
       uint4 vectors[kResidentInFlight];
       load_round(staged, base, hi, vectors);
       u32 taken = 0;
-      u32 unsure = 0;
+      u32 level = 0;
 #pragma unroll
       for (int u = 0; u < kResidentInFlight; ++u)
-        classify_vector(vectors[u], u * kVec, &taken, &unsure);
+        classify_vector(vectors[u], u * kVec, &taken, &level);
       // Only the rounds at the part's ends hold elements outside it.
       if (base * kVec < valid_lo || (base + kRoundVectors) * kVec > hi) {
         u32 valid = 0;
@@ -626,15 +620,10 @@ struct TopkRow {
           if (e >= valid_lo && e < hi) valid |= 1u << bit;
         }
         taken &= valid;
-        unsure &= valid;
+        level &= valid;
       }
-      for (; unsure != 0u; unsure &= unsure - 1u) {
-        const int bit = __ffs(unsure) - 1;
-        const int e = element_index(bit);
-        const float x = orient * to_float<T>(resident_element(staged, e));
-        saw_nan |= x != x;
-        if (limit.beaten_by(x, column_origin + u32(e))) taken |= 1u << bit;
-      }
+      if (level != 0u)
+        taken = settle_level<kResidentInFlight * kVec>(taken, level, first - head + base * kVec);
       u32 added;
       u32 slot = u32(count) + block_exclusive_sum<kWarps, kResidentInFlight * kVec>(
                                   __popc(taken), scratch.warp_totals[parity], &added);
