@@ -169,11 +169,10 @@ struct TopkRow {
               << first_bit;
   }
 
-  // Bits of this thread's kVectors vectors at `data` (a staged block's layout): classify_vector.
-  template <int kVectors>
+  // classify_vector over this thread's vectors of a staged block at `data`.
   DS_DEV void classify(const Raw* data, u32* above, u32* level) const {
 #pragma unroll
-    for (int v = 0; v < kVectors; ++v) {
+    for (int v = 0; v < kPerThread / kVec; ++v) {
       const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
       classify_vector(*reinterpret_cast<const uint4*>(data + offset), v * kVec, above, level);
     }
@@ -204,16 +203,17 @@ struct TopkRow {
     const int valid_lo = max(lo, head) - lo;
     const int valid_hi = min(lo + kB, span) - lo;
     const Raw* data = stages + stage * kB;
-    const u32 column_base = u32(first - head + lo);
+    const int block_column = first - head + lo;  // negative for a misaligned row's first block
+    const u32 column_base = u32(block_column);
     u32 mask = 0;
     u32 level = 0;
-    classify<kPerThread / kVec>(data, &mask, &level);
+    classify(data, &mask, &level);
     if (valid_lo != 0 || valid_hi != kB) {
       const u32 valid = valid_bits(valid_lo, valid_hi);
       mask &= valid;
       level &= valid;
     }
-    if (level != 0u) mask = settle_level<kPerThread>(mask, level, first - head + lo);
+    if (level != 0u) mask = settle_level<kPerThread>(mask, level, block_column);
     u32 added;
     const u32 position =
         block_exclusive_sum<kWarps, kPerThread>(__popc(mask), scratch.warp_totals[parity], &added);
