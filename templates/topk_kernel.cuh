@@ -874,7 +874,9 @@ template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int k
           int kEpilogue>
 DS_DEV void topk_row(const TopkParams& params) {
   typedef TopkRow<T, kKMax, kB, kB2, kThreads, kCluster, kStages, kBounds, kEpilogue> Row;
-  extern __shared__ __align__(16) unsigned char dynamic_smem[];
+  // 128-byte aligned, not at the end of the scratch: at 16 mod 32 bytes (the scratch's size)
+  // the scanned shapes ran 3-11% slower (bench/results/NOTES.md, fifteenth session).
+  extern __shared__ __align__(128) unsigned char dynamic_smem[];
   __shared__ TopkScratch<kThreads> scratch;
   const int row = blockIdx.x / kCluster;
   Row state = {params,
