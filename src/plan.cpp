@@ -101,6 +101,21 @@ int block_for(const KernelSpec& spec) {
   return spec.threads == 256 && dtype_bytes(spec.dtype) == 2 ? 8192 : 4096;
 }
 
+// A lone CTA that scans f32 rows at k <= 1024 compacts at k + 1024 rather than k + 2048: the
+// smaller select more than pays for the more frequent compactions. Measured on the H200 against
+// B2 = 2048 (bench/results/2026-12-02-h200-blocks/v13/b2): sample-b256 (256 x 151936, k = 1024)
+// 70.5 -> 66.1 us, relu_ties and ascending -5%; 256 rows of 16384 / 65536 / 262144 at k = 1000
+// -3 / -4 / -4% (ascending -3 / -9 / -4%); 1024 x 32768 at k = 600 -15%. Not taken: 16-bit
+// elements (dsa-bf16-b256 k = 1024 +2..3%), k = 2048 (256 x 131072 ascending +5%, 512 x 20000
+// +2.5%), and rows a CTA takes whole, whose buffer would shrink (2048 x 4000 at k = 1000, at
+// 512 threads then: +30%).
+void smaller_buffer_when_scanning(KernelSpec& spec, int64_t n) {
+  const bool scanned = n > buffer_words_at(spec, 512);
+  if (spec.cluster == 1 && spec.k_max == 1024 && dtype_bytes(spec.dtype) == 4 && scanned) {
+    spec.block2 = 1024;
+  }
+}
+
 }  // namespace
 
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
@@ -125,6 +140,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
   larger_buffer_when_split(spec);
   spec.threads = threads_for(spec, n);
+  smaller_buffer_when_scanning(spec, n);
   spec.block = block_for(spec);
   if (device.tuning != nullptr) {
     const ShapeBucket bucket =
@@ -157,18 +173,20 @@ std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
   // Row counts 16, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8 and 16
-  // (8 at k buckets above kLargestWideClusterK); long rows and rows of the 512-thread buffer's
-  // length, a lone CTA's kernels at 256 and 512 threads (threads_for).
+  // (8 at k buckets above kLargestWideClusterK); long, short and medium rows (the 512-thread
+  // buffer's length) give a lone CTA's kernels: scanning at 256 threads, whole at 256 and 512
+  // (threads_for, smaller_buffer_when_scanning).
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
+  constexpr int64_t kShortRow = 1;
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
         for (int rows = kMaxCluster; rows >= 1; rows /= 2) {
           const int64_t medium_row = buffer_words_at(
-              plan_spec(dtype, bucket, rows, kLongRow, device, options.bounds, options.epilogue),
+              plan_spec(dtype, bucket, rows, kShortRow, device, options.bounds, options.epilogue),
               512);
-          for (int64_t n : {kLongRow, medium_row}) {
+          for (int64_t n : {kLongRow, kShortRow, medium_row}) {
             const KernelSpec spec =
                 plan_spec(dtype, bucket, rows, n, device, options.bounds, options.epilogue);
             if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);

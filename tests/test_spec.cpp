@@ -83,9 +83,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
     specs.push_back(fill);
   }
   // Per arch: 3 dtypes x 6 k buckets x (4 cluster sizes + a lone CTA's kernel for rows it takes
-  // whole), a 16-CTA cluster's for the 4 buckets up to 1024, plus 2 dtypes x 3 indexer variants
-  // x 5.
-  REQUIRE(specs.size() == 2 * (90 + 12 + 30) + 2);
+  // whole), a 16-CTA cluster's for the 4 buckets up to 1024, 2 dtypes x 3 indexer variants x 5,
+  // plus f32 scanning at k = 1024 with the smaller B2.
+  REQUIRE(specs.size() == 2 * (90 + 12 + 30 + 1) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -408,6 +408,44 @@ TEST_CASE("plan: a lone CTA runs 256 threads but on rows that only its 512-threa
             .buffer_words() == 512 + 2048 + 512 * 8);
 }
 
+TEST_CASE("plan: a lone CTA that scans f32 rows at k <= 1024 compacts at k + 1024") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
+  for (int k : {513, 600, 1000, 1024}) {
+    INFO("k=", k);
+    const KernelSpec scanned = plan_spec(DType::f32, k, 256, 151936, h200);
+    REQUIRE(scanned.cluster == 1);
+    CHECK(scanned.threads == 256);
+    CHECK(scanned.block2 == 1024);
+    CHECK(scanned.block == 4096);
+    // Rows a CTA takes whole keep their buffer: the longest at 512 threads, and the next
+    // column scans.
+    const KernelSpec short_rows = plan_spec(DType::f32, k, 4096, 4000, h200);
+    CHECK(short_rows.threads == 256);
+    CHECK(short_rows.block2 == 2048);
+    KernelSpec at_512 = short_rows;
+    at_512.threads = 512;
+    const int words_512 = at_512.buffer_words();
+    const KernelSpec medium_rows = plan_spec(DType::f32, k, 4096, words_512, h200);
+    CHECK(medium_rows.threads == 512);
+    CHECK(medium_rows.block2 == 2048);
+    const KernelSpec longer_rows = plan_spec(DType::f32, k, 4096, words_512 + 1, h200);
+    CHECK(longer_rows.threads == 256);
+    CHECK(longer_rows.block2 == 1024);
+    for (const KernelSpec& spec : {scanned, short_rows, medium_rows, longer_rows}) {
+      CHECK(std::count(planned.begin(), planned.end(), spec.to_string()) == 1);
+      CHECK(validate_rejection(spec).argument == "<accepted>");
+    }
+    // Split rows keep the cluster's buffer.
+    CHECK(plan_spec(DType::f32, k, 8, 151936, h200).block2 >= 2048);
+  }
+  // Other k buckets and 16-bit elements keep k + 2048.
+  CHECK(plan_spec(DType::f32, 512, 256, 151936, h200).block2 == 2048);
+  CHECK(plan_spec(DType::f32, 2048, 256, 151936, h200).block2 == 2048);
+  CHECK(plan_spec(DType::bf16, 1024, 256, 151936, h200).block2 == 2048);
+  CHECK(plan_spec(DType::f16, 1024, 256, 151936, h200).block2 == 2048);
+}
+
 TEST_CASE("plan: B = 8192 where it gives a thread more elements per scan step and fits") {
   const DeviceInfo h200{kSm90, kH200Sms};
   for (DType dtype : kDTypes) {
@@ -491,17 +529,18 @@ TEST_CASE("plan: planner and default spec lists") {
     CHECK(std::set<std::string>(texts.begin(), texts.end()).size() == planned.size());
     // Every dtype and k bucket with each cluster size 2, 4, 8 (and 16 up to k = 1024) and a
     // lone CTA's two kernels (256 threads for rows it scans or takes whole in its buffer, 512 for
-    // rows only that buffer holds); for the indexer's, the decode-bounds and page-table variants
-    // too.
+    // rows only that buffer holds; a third for f32 rows it scans at k = 1024); for the indexer's,
+    // the decode-bounds and page-table variants too.
     size_t expected = 0;
     for (DType dtype : kDTypes) {
       for (int bucket : k_buckets()) {
-        const size_t kernels = bucket <= 1024 ? 6 : 5;
+        const bool scans_apart = dtype == DType::f32 && bucket == 1024;
+        const size_t kernels = (bucket <= 1024 ? 6 : 5) + (scans_apart ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 12 + 30);
+    CHECK(expected == 90 + 12 + 30 + 1);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);
