@@ -101,7 +101,7 @@ int block_for(const KernelSpec& spec) {
   return spec.threads == 256 && dtype_bytes(spec.dtype) == 2 ? 8192 : 4096;
 }
 
-// A lone CTA that scans f32 rows at k <= 1024 compacts at k + 1024 rather than k + 2048: the
+// A lone CTA that scans f32 rows at k = 513..1024 compacts at k + 1024, not k + 2048: the
 // smaller select more than pays for the more frequent compactions. Measured on the H200 against
 // B2 = 2048 (bench/results/2026-12-02-h200-blocks/v13/b2): sample-b256 (256 x 151936, k = 1024)
 // 70.5 -> 66.1 us, relu_ties and ascending -5%; 256 rows of 16384 / 65536 / 262144 at k = 1000

@@ -408,7 +408,7 @@ TEST_CASE("plan: a lone CTA runs 256 threads but on rows that only its 512-threa
             .buffer_words() == 512 + 2048 + 512 * 8);
 }
 
-TEST_CASE("plan: a lone CTA that scans f32 rows at k <= 1024 compacts at k + 1024") {
+TEST_CASE("plan: a lone CTA that scans f32 rows at k = 513..1024 compacts at k + 1024") {
   const DeviceInfo h200{kSm90, kH200Sms};
   const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
   for (int k : {513, 600, 1000, 1024}) {
