@@ -32,9 +32,10 @@ const char* dtype_traits(DType dtype) {
 // (bench/results/2026-12-02-h200-occupancy/v2).
 int blocks_per_sm(const KernelSpec& spec) {
   constexpr size_t kSmemPerSm = 228 * 1024;
-  // The static scratch (3,200 bytes at 512 threads, up to the dynamic buffer's 128-byte
-  // alignment: ptxas -v) and the 1 KB that CUDA reserves per CTA.
-  constexpr size_t kStaticAndReserved = 3200 + 1024;
+  // The static scratch of a 256-thread CTA up to the dynamic buffer's 128-byte alignment (3 KB,
+  // templates/topk_kernel.cuh asserts it) and the 1 KB that CUDA reserves per CTA: three f32
+  // k = 2048 CTAs fill the 228 KB exactly. A 512-thread CTA's scratch is 128 bytes larger.
+  constexpr size_t kStaticAndReserved = 4 * 1024;
   constexpr int kThreadsPerSmAt64Registers = 1024;
   constexpr int kMostCtas = 3;
   const int by_smem =

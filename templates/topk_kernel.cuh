@@ -878,6 +878,8 @@ DS_DEV void topk_row(const TopkParams& params) {
   // the scanned shapes ran 3-11% slower (bench/results/NOTES.md, fifteenth session).
   extern __shared__ __align__(128) unsigned char dynamic_smem[];
   __shared__ TopkScratch<kThreads> scratch;
+  static_assert(kThreads != 256 || sizeof(scratch) <= 3072,
+                "src/codegen.cpp blocks_per_sm counts on 3 KB of static scratch at 256 threads");
   const int row = blockIdx.x / kCluster;
   Row state = {params,
                reinterpret_cast<u64*>(dynamic_smem),

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -213,12 +214,15 @@ TEST_CASE("cli: a plan override changes the kernels, never the row bounds or epi
     std::string want;
     std::string got;
     int topk_lines = 0;
+    // Planned kernels that differ only in the overridden field become one.
+    std::set<std::string> seen;
     while (std::getline(planned_lines, want)) {
-      REQUIRE(std::getline(overridden_lines, got));
       if (contains(want, "kind=topk")) {
-        ++topk_lines;
         want = std::regex_replace(want, field, override.value);
+        if (!seen.insert(want).second) continue;
+        ++topk_lines;
       }
+      REQUIRE(std::getline(overridden_lines, got));
       CHECK(got == want);
     }
     CHECK(!std::getline(overridden_lines, got));
