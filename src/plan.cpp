@@ -69,6 +69,12 @@ int buffer_words_at(KernelSpec spec, int threads) {
   return spec.buffer_words();
 }
 
+// Whether a lone CTA scans rows of n columns: neither of its buffers, at 256 or 512 threads, holds
+// them.
+bool lone_cta_scans(const KernelSpec& spec, int64_t n) {
+  return n > buffer_words_at(spec, 512);
+}
+
 // A lone CTA that scans its rows runs 256 threads, 16 elements each per scan step, which halves
 // the step's fixed cost per element (its block-wide scan and barrier, the load's addresses).
 // Measured on the H200 (bench/results/NOTES.md, Change 29): dsa-prefill-128k -4.4%,
@@ -81,7 +87,7 @@ int buffer_words_at(KernelSpec spec, int threads) {
 // 131; 4096 columns 512 whole 73 us, 256 whole 59. A cluster's CTAs run 512 for their selects.
 int threads_for(const KernelSpec& spec, int64_t n) {
   if (spec.cluster > 1) return 512;
-  return n <= buffer_words_at(spec, 256) || n > buffer_words_at(spec, 512) ? 256 : 512;
+  return n <= buffer_words_at(spec, 256) || lone_cta_scans(spec, n) ? 256 : 512;
 }
 
 // A scan step's fixed part (the block-wide scan and barrier, the block order, the loads'
@@ -110,8 +116,8 @@ int block_for(const KernelSpec& spec) {
 // +2.5%), and rows a CTA takes whole, whose buffer would shrink (2048 x 4000 at k = 1000, at
 // 512 threads then: +30%).
 void smaller_buffer_when_scanning(KernelSpec& spec, int64_t n) {
-  const bool scanned = n > buffer_words_at(spec, 512);
-  if (spec.cluster == 1 && spec.k_max == 1024 && dtype_bytes(spec.dtype) == 4 && scanned) {
+  if (spec.cluster == 1 && spec.k_max == 1024 && dtype_bytes(spec.dtype) == 4 &&
+      lone_cta_scans(spec, n)) {
     spec.block2 = 1024;
   }
 }

@@ -113,6 +113,12 @@ struct TopkRow {
     }
   }
 
+  // The column of element e of the aligned view: negative for the elements before a row that
+  // starts past a 16-byte boundary.
+  DS_DEV int view_column(int e) const {
+    return first - head + e;
+  }
+
   // Bits of this thread's elements that lie inside the row (only partial blocks have others).
   DS_DEV static u32 valid_bits(int valid_lo, int valid_hi) {
     u32 bits = 0;
@@ -203,7 +209,7 @@ struct TopkRow {
     const int valid_lo = max(lo, head) - lo;
     const int valid_hi = min(lo + kB, span) - lo;
     const Raw* data = stages + stage * kB;
-    const int block_column = first - head + lo;  // negative for a misaligned row's first block
+    const int block_column = view_column(lo);
     const u32 column_base = u32(block_column);
     u32 mask = 0;
     u32 level = 0;
@@ -337,7 +343,7 @@ struct TopkRow {
     if (sample.points == 0) return false;
     prefetch(prefetch_lo, prefetch_hi);
     const u32 seed = row_seed(p.seed, u32(row));
-    const u32 column_origin = u32(first - head);
+    const u32 column_origin = u32(view_column(0));
     Extremes mine;
     constexpr int kMostPoints = kSampleElements / kVec;
     constexpr int kPointsPerThread = (kMostPoints + kThreads - 1) / kThreads;
@@ -554,7 +560,7 @@ struct TopkRow {
     const int lo = bounds.x;
     const int hi = bounds.y;
     const int valid_lo = max(lo, head);
-    const u32 column_origin = u32(first - head);
+    const u32 column_origin = u32(view_column(0));
     const Raw* staged = resident_staged(part);
     u32 min_key = ~0u;
     u32 max_key = 0u;
@@ -593,7 +599,7 @@ struct TopkRow {
     const int lo = bounds.x;
     const int hi = bounds.y;
     const int valid_lo = max(lo, head);
-    const u32 column_origin = u32(first - head);
+    const u32 column_origin = u32(view_column(0));
     const Raw* staged = resident_staged(part);
     constexpr int kRoundVectors = kResidentInFlight * kThreads;
     u32 min_key = ~0u;
@@ -623,7 +629,7 @@ struct TopkRow {
         level &= valid;
       }
       if (level != 0u)
-        taken = settle_level<kResidentInFlight * kVec>(taken, level, first - head + base * kVec);
+        taken = settle_level<kResidentInFlight * kVec>(taken, level, view_column(base * kVec));
       u32 added;
       u32 slot = u32(count) + block_exclusive_sum<kWarps, kResidentInFlight * kVec>(
                                   __popc(taken), scratch.warp_totals[parity], &added);
