@@ -735,6 +735,13 @@ struct TopkRow {
       __syncthreads();
       bitonic_sort_descending<kThreads>(cand, size, by_index);
     }
+    write_slots(selected, [&](int slot) { return candidate_column(cand[slot]); });
+  }
+
+  // Writes the outputs of slots 0..k: slot s < selected holds column column_of(s) (candidate
+  // cand[s] where values are wanted), the rest the fill.
+  template <class ColumnOf>
+  DS_DEV void write_slots(int selected, ColumnOf column_of) {
     const i64 offset = p.index_offset != nullptr ? i64(p.index_offset[row]) : 0;
     const bool index64 = (p.flags & kFlagIndex64) != 0u;
     const PageRow pages = page_row();
@@ -743,8 +750,7 @@ struct TopkRow {
       i64 raw_index = p.fill_index;
       u32 value = p.fill_value_bits;
       if (slot < selected) {
-        const u32 column = candidate_column(cand[slot]);
-        raw_index = i64(column) + offset;
+        raw_index = i64(column_of(slot)) + offset;
         index = kEpilogue == kEpiloguePageTable ? pages.translate(raw_index, p) : raw_index;
         if (p.values != nullptr) value = value_of(cand[slot]);
       }
@@ -827,6 +833,18 @@ struct TopkRow {
     parity = 0;
     saw_nan = false;
     orient = (p.flags & kFlagLargest) != 0u ? 1.0f : -1.0f;
+    // A row that k takes whole, wanted for its indices alone, in column order (which is what a
+    // lone CTA's whole load below would leave for `unsorted` too): written without reading it.
+    // Every row of a causal prefill up to k columns long is such a row at DSA's k. Clusters
+    // serve calls of few rows, which take the general path.
+    if constexpr (kCluster == 1) {
+      const bool values_needed =
+          p.values != nullptr || check_nan || (p.flags & kFlagOrderByValue) != 0u;
+      if (keep == length && !values_needed) {
+        write_slots(length, [&](int slot) { return u32(first + slot); });
+        return;
+      }
+    }
     // A part of the row that fits the buffer whole is loaded at once, filtered by the sample's
     // threshold (no scan), and selected once (over the cluster's parts when the row is split).
     const int part = resident_part();
@@ -886,7 +904,10 @@ DS_DEV void topk_row(const TopkParams& params) {
   __shared__ TopkScratch<kThreads> scratch;
   static_assert(kThreads != 256 || sizeof(scratch) <= 3072,
                 "src/codegen.cpp blocks_per_sm counts on 3 KB of static scratch at 256 threads");
-  const int row = blockIdx.x / kCluster;
+  // Lone CTAs take the last row first: in a causal batch (row i covering prefix + i + 1 columns)
+  // the longest rows then start first, and the short ones fill the SMs that finish early at the
+  // end. Clusters serve a few rows in one wave, where the order does not matter.
+  const int row = int(kCluster == 1 ? gridDim.x - 1u - blockIdx.x : blockIdx.x / kCluster);
   Row state = {params,
                reinterpret_cast<u64*>(dynamic_smem),
                reinterpret_cast<typename T::Raw*>(dynamic_smem + sizeof(u64) * Row::kCapacity),

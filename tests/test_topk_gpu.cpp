@@ -341,6 +341,44 @@ TEST_CASE("gpu: the bench's bf16 row whose select ran past its narrowed range") 
   CHECK(check_on_gpu("bench bf16 row 202", spec, bench_rows));
 }
 
+// Rows that their k takes whole, wanted for their indices alone, are written without being read
+// by lone CTAs (templates/topk_kernel.cuh run; 3 rows run in clusters, which read them): in both
+// orders that allow it, with the options that still apply, beside rows of the same call that are
+// selected (ragged and decode bounds of up to 3000 columns) and in calls where every row is such
+// a row (n = 2000). The rows hold NaN and infinities, which such rows never look at.
+TEST_CASE("gpu: rows that k takes whole, indices only") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16}) {
+    for (int64_t rows : {int64_t{3}, int64_t{300}}) {
+      for (Bounds bounds : {Bounds::ragged, Bounds::decode, Bounds::full}) {
+        for (Order order : {Order::unsorted, Order::by_index}) {
+          CaseSpec spec;
+          spec.seed = 1300 + static_cast<uint64_t>(index);
+          spec.dtype = dtype;
+          spec.rows = rows;
+          spec.n = bounds == Bounds::full ? 2000 : 3000;
+          spec.k = 2048;
+          spec.dist = Dist::specials;
+          spec.bounds = bounds;
+          spec.next_n = 2;
+          spec.order = order;
+          spec.per_row_k = index % 2 == 0;
+          spec.index_offset = index % 3 == 0;
+          spec.page_table = bounds == Bounds::decode;
+          spec.layout.index_type = index % 2 == 0 ? IndexType::i32 : IndexType::i64;
+          spec.layout.values = false;
+          spec.layout.row_status = false;
+          spec.layout.ld_idx = spec.k + 3;
+          spec.layout.raw_indices = spec.page_table;
+          CHECK(check_on_gpu("taken whole " + std::to_string(index++), spec));
+        }
+      }
+    }
+  }
+}
+
 // Small enough to run under compute-sanitizer memcheck and racecheck.
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
