@@ -738,8 +738,9 @@ struct TopkRow {
     write_slots(selected, [&](int slot) { return candidate_column(cand[slot]); });
   }
 
-  // Writes the outputs of slots 0..k: slot s < selected holds column column_of(s) (candidate
-  // cand[s] where values are wanted), the rest the fill.
+  // Writes the outputs of slots 0..p.k - 1: slot s < selected gets column column_of(s), the rest
+  // the fill. Values, where the call wants them, come from cand[s]: a caller without candidates
+  // must not want values.
   template <class ColumnOf>
   DS_DEV void write_slots(int selected, ColumnOf column_of) {
     const i64 offset = p.index_offset != nullptr ? i64(p.index_offset[row]) : 0;
@@ -838,9 +839,9 @@ struct TopkRow {
     // Every row of a causal prefill up to k columns long is such a row at DSA's k. Clusters
     // serve calls of few rows, which take the general path.
     if constexpr (kCluster == 1) {
-      const bool values_needed =
+      const bool must_read_row =
           p.values != nullptr || check_nan || (p.flags & kFlagOrderByValue) != 0u;
-      if (keep == length && !values_needed) {
+      if (keep == length && !must_read_row) {
         write_slots(length, [&](int slot) { return u32(first + slot); });
         return;
       }

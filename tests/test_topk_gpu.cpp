@@ -1,7 +1,10 @@
 // deepselect::topk on the GPU against the CPU reference, bit for bit.
 #include <doctest/doctest.h>
 
+#include <array>
+#include <cstdint>
 #include <cstdlib>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -343,9 +346,9 @@ TEST_CASE("gpu: the bench's bf16 row whose select ran past its narrowed range") 
 
 // Rows that their k takes whole, wanted for their indices alone, are written without being read
 // by lone CTAs (templates/topk_kernel.cuh run; 3 rows run in clusters, which read them): in both
-// orders that allow it, with the options that still apply, beside rows of the same call that are
-// selected (ragged and decode bounds of up to 3000 columns) and in calls where every row is such
-// a row (n = 2000). The rows hold NaN and infinities, which such rows never look at.
+// orders that allow it, beside rows of the same call that are selected (ragged and decode bounds
+// of up to 3000 columns) and in calls where every row is such a row (n = 2000). The options that
+// still apply are drawn per case. The rows hold NaN and infinities, which such rows never look at.
 TEST_CASE("gpu: rows that k takes whole, indices only") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
@@ -356,22 +359,29 @@ TEST_CASE("gpu: rows that k takes whole, indices only") {
         for (Order order : {Order::unsorted, Order::by_index}) {
           CaseSpec spec;
           spec.seed = 1300 + static_cast<uint64_t>(index);
+          std::mt19937_64 rng(spec.seed);
           spec.dtype = dtype;
           spec.rows = rows;
           spec.n = bounds == Bounds::full ? 2000 : 3000;
-          spec.k = 2048;
+          // Every full row (2000 columns) is one that k takes whole.
+          spec.k = bounds == Bounds::full ? std::array{2048, 4096}[rng() % 2]
+                                          : std::array{512, 2048, 4096}[rng() % 3];
           spec.dist = Dist::specials;
           spec.bounds = bounds;
           spec.next_n = 2;
           spec.order = order;
-          spec.per_row_k = index % 2 == 0;
-          spec.index_offset = index % 3 == 0;
-          spec.page_table = bounds == Bounds::decode;
-          spec.layout.index_type = index % 2 == 0 ? IndexType::i32 : IndexType::i64;
+          spec.per_row_k = rng() % 2 == 0;
+          spec.index_offset = rng() % 2 == 0;
+          spec.page_table = bounds == Bounds::decode || rng() % 3 == 0;
+          spec.row_to_batch = spec.page_table && rng() % 2 == 0;
+          const bool index64 = rng() % 2 == 0;
+          spec.layout.index_type = index64 ? IndexType::i64 : IndexType::i32;
+          spec.fill_index =
+              std::array<int64_t, 4>{-1, 7, INT32_MIN, index64 ? int64_t{1} << 40 : -1}[rng() % 4];
           spec.layout.values = false;
           spec.layout.row_status = false;
           spec.layout.ld_idx = spec.k + 3;
-          spec.layout.raw_indices = spec.page_table;
+          spec.layout.raw_indices = spec.page_table && rng() % 2 == 0;
           CHECK(check_on_gpu("taken whole " + std::to_string(index++), spec));
         }
       }

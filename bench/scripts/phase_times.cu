@@ -214,7 +214,8 @@ void time_phases(const Shape& shape) {
     for (int cta = 0; cta < ctas; ++cta) {
       const unsigned long long* s = &stamps[size_t(cta) * kPhases * 2];
       const int rank = cta % kCluster;
-      const int row = cta / kCluster;
+      // Lone CTAs take the rows last first (templates/topk_kernel.cuh topk_row).
+      const int row = kCluster > 1 ? cta / kCluster : shape.rows - 1 - cta;
       const int role = kCluster > 1 ? (rank == 0 ? 0 : 1) : (ends[row] > shape.k ? 0 : 1);
       earliest = std::min(earliest, s[0]);
       latest_start = std::max(latest_start, s[0]);
