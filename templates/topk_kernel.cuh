@@ -825,6 +825,18 @@ struct TopkRow {
     const int k_row = p.k_per_row != nullptr ? min(max(p.k_per_row[row], 0), p.k) : p.k;
     const int keep = min(k_row, length);
     check_nan = p.row_status != nullptr;
+    // A row that k takes whole, wanted for its indices alone, in column order (which is what a
+    // lone CTA's whole load below would leave for `unsorted` too): written without reading it.
+    // Every row of a causal prefill up to k columns long is such a row at DSA's k. Clusters
+    // serve calls of few rows, which take the general path.
+    if constexpr (kCluster == 1) {
+      const bool must_read_row =
+          p.values != nullptr || check_nan || (p.flags & kFlagOrderByValue) != 0u;
+      if (keep == length && !must_read_row) {
+        write_slots(length, [&](int slot) { return u32(begin + slot); });
+        return;
+      }
+    }
 
     first = begin;
     nan_key = nan_key_for<T>((p.flags & kFlagNanSmallest) != 0u);
@@ -834,18 +846,6 @@ struct TopkRow {
     parity = 0;
     saw_nan = false;
     orient = (p.flags & kFlagLargest) != 0u ? 1.0f : -1.0f;
-    // A row that k takes whole, wanted for its indices alone, in column order (which is what a
-    // lone CTA's whole load below would leave for `unsorted` too): written without reading it.
-    // Every row of a causal prefill up to k columns long is such a row at DSA's k. Clusters
-    // serve calls of few rows, which take the general path.
-    if constexpr (kCluster == 1) {
-      const bool must_read_row =
-          p.values != nullptr || check_nan || (p.flags & kFlagOrderByValue) != 0u;
-      if (keep == length && !must_read_row) {
-        write_slots(length, [&](int slot) { return u32(first + slot); });
-        return;
-      }
-    }
     // A part of the row that fits the buffer whole is loaded at once, filtered by the sample's
     // threshold (no scan), and selected once (over the cluster's parts when the row is split).
     const int part = resident_part();
