@@ -9,30 +9,47 @@
 
 namespace ds {
 
-// Elements a sample reads at most: one 16-byte vector from each of kSampleElements / kVec equal
-// stretches of the row, at most one per kSampleStretch vectors.
+// Elements a sample reads at most: kSamplePlace adjacent elements (whole 16-byte vectors: 64 bytes
+// of f32, 32 of bf16; a place) from each of the row's equal stretches, at most one vector per
+// kSampleStretch of the row. Reading 64 bytes at a place costs DRAM what reading 16 does: many
+// CTAs sampling at once are bound by the places they open (bench/scripts/sample_loads.cu: 264 CTAs
+// of 1024 places of one vector 6.9 us, of 256 places of four 2.6 us). Wider places for bf16 made
+// ascending rows slower (bench/results/NOTES.md, seventeenth session).
 static const int kSampleElements = 4096;
 static const int kSampleStretch = 8;
+static const int kSamplePlace = 16;
 static const int kSampleMinPoints = 64;
 
 // A sample of `sampled` of the row's `total` elements, were it uniform, holds about keep *
 // sampled / total of the row's best keep. Keeping that many of the sample's best plus five
 // standard deviations and 8 sets a threshold that at least keep of the row beat, unless the
-// sample misled (about one row in 10^6 of rows with independent elements; more often where a
-// vector's neighbouring elements rank alike, since each point reads a whole vector): the scan
-// then ends with fewer than keep candidates and the row is scanned again without it.
-DS_HD int sample_keep(int keep, int sampled, int total) {
+// sample misled (about one row in 10^6 of rows with independent elements; more often where
+// neighbouring elements rank alike, since each place reads `per_place` of them): the scan then
+// ends with fewer than keep candidates and the row is scanned again without it. The margin is
+// at least a place's elements and one more: in a row whose values follow its columns, the
+// threshold then lies below a whole stretch of the row per place it passes, keep in all. At most
+// keep + 1: the sample's keep best beat that one's word (a word never beats itself), which a
+// sample holding the row's best keep (for keep = 1, one row in total / sampled) would not.
+DS_HD int sample_keep(int keep, int sampled, int total, int per_place) {
   const float expected = float(keep) * float(sampled) / float(total > sampled ? total : sampled);
-  const int margin = int(expected + 5.0f * sqrtf(expected)) + 8;
-  return keep < margin ? keep : margin;
+  const float deviations = 5.0f * sqrtf(expected) + 8.0f;
+  const float least = float(per_place + 1);
+  const int margin = int(expected + (deviations > least ? deviations : least));
+  return keep < margin ? keep + 1 : margin;
 }
 
 struct RowSample {
-  int points;   // 16-byte vectors read; 0 when the row is too short for a sample to pay
+  int points;   // 16-byte vectors read, sample_group's at each place; 0 when the row is too
+                // short for a sample to pay
   int want;     // the sample's best ones that the threshold keeps
-  u32 stretch;  // vectors / points: the first `longer` points' stretches have one more vector
+  u32 stretch;  // vectors / places: the first `longer` places' stretches have one more vector
   u32 longer;
 };
+
+// The adjacent vectors of `vec` elements each at a sample's place.
+DS_HD u32 sample_group(int vec) {
+  return u32(kSamplePlace > vec ? kSamplePlace / vec : 1);
+}
 
 // The sample of a row of `vectors` whole 16-byte vectors of `vec` elements each, `total`
 // elements in all, for a buffer of `capacity` words. A sample that keeps more than a quarter of
@@ -40,21 +57,27 @@ struct RowSample {
 DS_HD RowSample plan_sample(int keep, int vectors, int vec, int total, int capacity) {
   const int by_stretch = vectors / kSampleStretch;
   const int most = (capacity < kSampleElements ? capacity : kSampleElements) / vec;
-  const int points = by_stretch < most ? by_stretch : most;
+  const int group = int(sample_group(vec));
+  const int places = (by_stretch < most ? by_stretch : most) / group;
+  const int points = places * group;
   if (keep <= 0 || points < kSampleMinPoints) return RowSample{0, 0, 0u, 0u};
-  const int want = sample_keep(keep, points * vec, total);
+  const int want = sample_keep(keep, points * vec, total, group * vec);
   if (4 * want > points * vec) return RowSample{0, 0, 0u, 0u};
-  return RowSample{points, want, u32(vectors / points), u32(vectors % points)};
+  return RowSample{points, want, u32(vectors / places), u32(vectors % places)};
 }
 
-// The vector (0 <= v < vectors) of sample point `point`: a pseudo-random place in the point's
-// stretch of the row, so that rows whose values follow their columns (ascending, periodic) are
+// The vector (0 <= v < vectors) of the sample's `point`-th, for vectors of `vec` elements: vector
+// point % group of the place point / group (sample_group), which lies at a pseudo-random place in
+// its stretch of the row, so that rows whose values follow their columns (ascending, periodic) are
 // sampled evenly, and random rows uniformly.
-DS_HD u32 sample_vector(u32 point, const RowSample& sample, u32 seed) {
-  const u32 lo = point * sample.stretch + (point < sample.longer ? point : sample.longer);
-  const u32 length = sample.stretch + (point < sample.longer ? 1u : 0u);
-  const u32 hash = mix32(seed ^ (point * 0x9e3779b9u));
-  return lo + u32((u64(hash) * length) >> 32);
+DS_HD u32 sample_vector(u32 point, const RowSample& sample, u32 seed, int vec) {
+  const u32 group = sample_group(vec);
+  const u32 place = point / group;
+  const u32 lo = place * sample.stretch + (place < sample.longer ? place : sample.longer);
+  const u32 length = sample.stretch + (place < sample.longer ? 1u : 0u);
+  const u32 hash = mix32(seed ^ (place * 0x9e3779b9u));
+  const u32 starts = length - group + 1u;
+  return lo + u32((u64(hash) * starts) >> 32) + point % group;
 }
 
 }  // namespace ds

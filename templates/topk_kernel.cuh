@@ -333,14 +333,21 @@ struct TopkRow {
   // Reads the row's sample (sample_keep.cuh) into the buffer and raises the threshold to the
   // worst of the sample's best `want` (and at most want / 16 more). Every CTA of a cluster reads
   // the same sample, so they share the threshold. Returns false, changing nothing, when the row
-  // is too short for a sample to pay. Elements [prefetch_lo, prefetch_hi) of the aligned view,
-  // which the caller reads next, are asked into L2 meanwhile. The sample's words (at most a
-  // kSampleStretch-th of the row) stay below a staged part (staged_part).
-  DS_DEV bool sample_threshold(int keep, int prefetch_lo = 0, int prefetch_hi = 0) {
+  // is too short for a sample to pay. Calls after_loads() once either way, as soon as the
+  // sample's loads are issued (copies it issues queue behind them). Elements [prefetch_lo,
+  // prefetch_hi) of the aligned view, which the caller reads next, are asked into L2 meanwhile.
+  // The sample's words (at most a kSampleStretch-th of the row) stay below a staged part
+  // (staged_part).
+  template <class AfterLoads>
+  DS_DEV bool sample_threshold(int keep, AfterLoads after_loads, int prefetch_lo = 0,
+                               int prefetch_hi = 0) {
     const int first_vector = (head + kVec - 1) / kVec;
     const int vectors = span / kVec - first_vector;
     const RowSample sample = plan_sample(keep, vectors, kVec, span - head, kCapacity);
-    if (sample.points == 0) return false;
+    if (sample.points == 0) {
+      after_loads();
+      return false;
+    }
     prefetch(prefetch_lo, prefetch_hi);
     const u32 seed = row_seed(p.seed, u32(row));
     const u32 column_origin = u32(view_column(0));
@@ -354,9 +361,10 @@ struct TopkRow {
 #pragma unroll
     for (int q = 0; q < kPointsPerThread; ++q) {
       const int point = q * kThreads + int(threadIdx.x);
-      vector_of[q] = first_vector + int(sample_vector(u32(point), sample, seed));
+      vector_of[q] = first_vector + int(sample_vector(u32(point), sample, seed, kVec));
       if (point < sample.points) loaded[q] = load_vector(vector_of[q]);
     }
+    after_loads();
 #pragma unroll
     for (int q = 0; q < kPointsPerThread; ++q) {
       const int point = q * kThreads + int(threadIdx.x);
@@ -412,13 +420,17 @@ struct TopkRow {
     auto block_of = [&](int step) { return scratch.block_of_step[step & 63]; };
     fill_order(0);
     __syncthreads();
+    auto load_first_blocks = [&] {
 #pragma unroll
-    for (int s = 0; s < kStages - 1; ++s) {
-      if (s < steps) load_block(block_of(s), s);
-      copy_async_commit();
-    }
-    // The first blocks load while the sample is read and selected.
-    const bool sampled = sample && sample_threshold(keep);
+      for (int s = 0; s < kStages - 1; ++s) {
+        if (s < steps) load_block(block_of(s), s);
+        copy_async_commit();
+      }
+    };
+    // The first blocks load while the sample is selected, their copies issued after the sample's
+    // loads, which they would hold up.
+    const bool sampled = sample && sample_threshold(keep, load_first_blocks);
+    if (!sample) load_first_blocks();
     DS_PHASE(1);
     for (int step = 0; step < steps; ++step) {
       // A thread loads, filters and appends only its own slots of a stage, so the stage that
@@ -858,7 +870,8 @@ struct TopkRow {
       if (resident && reading) {
         if constexpr (kStagedParts) stage_part(part);
         const int2 prefetched = kStagedParts ? make_int2(0, 0) : part_bounds(part);
-        sampled = sample && sample_threshold(keep, prefetched.x, prefetched.y);
+        sampled = sample && sample_threshold(
+                                keep, [] {}, prefetched.x, prefetched.y);
         DS_PHASE(1);
         // Unsampled, the filter's threshold takes every element; a lone CTA takes them through
         // a direct loop, a cluster's through the filter (its kernel has no registers to spare

@@ -31,7 +31,7 @@ std::optional<Scored> sample_threshold(std::span<const Scored> row, int keep, in
   if (plan.points == 0) return std::nullopt;
   std::vector<Scored> sample;
   for (int point = 0; point < plan.points; ++point) {
-    const uint32_t v = ds::sample_vector(static_cast<uint32_t>(point), plan, seed);
+    const uint32_t v = ds::sample_vector(static_cast<uint32_t>(point), plan, seed, kVec);
     for (int j = 0; j < kVec; ++j) sample.push_back(row[static_cast<size_t>(v) * kVec + j]);
   }
   std::nth_element(sample.begin(), sample.begin() + (plan.want - 1), sample.end(), better);

@@ -142,26 +142,34 @@ TEST_CASE("scan model: BlockOrder depends only on (m, seed, leading)") {
   }
 }
 
-TEST_CASE("row sample: one vector from each stretch of the row, as many as planned") {
+TEST_CASE("row sample: a place of adjacent vectors in each stretch of the row, as planned") {
   // Up to the longest rows of 8-element vectors whose element count fits an int.
   for (const int vectors : {512, 513, 1000, 8191, 32767, 32768, 1 << 20, (1 << 28) - 3}) {
     for (const int vec : {4, 8}) {
       CAPTURE(vectors);
       CAPTURE(vec);
       const ds::RowSample plan = ds::plan_sample(64, vectors, vec, vectors * vec, 1 << 30);
-      REQUIRE(plan.points == std::min(vectors / ds::kSampleStretch, ds::kSampleElements / vec));
+      const uint32_t group = ds::sample_group(vec);
+      CHECK(static_cast<int>(group) * vec == ds::kSamplePlace);
+      const int places = std::min(vectors / ds::kSampleStretch, ds::kSampleElements / vec) /
+                         static_cast<int>(group);
+      REQUIRE(plan.points == places * static_cast<int>(group));
       CHECK(plan.want >= 64LL * plan.points / vectors);
+      CHECK(plan.want > ds::kSamplePlace);
       CHECK(4 * plan.want <= plan.points * vec);
-      // Stretch i spans [i * vectors / points, (i + 1) * vectors / points) up to rounding: each
-      // point lies in its own, and the stretches cover the row, one after the other.
+      // Stretch i spans [i * vectors / places, (i + 1) * vectors / places) up to rounding: each
+      // place's vectors lie in its own stretch, adjacent, and the stretches cover the row, one
+      // after the other.
       uint32_t end_of_last = 0;
       bool inside = true;
-      for (int point = 0; point < plan.points; ++point) {
-        const auto i = static_cast<uint32_t>(point);
+      for (int place = 0; place < places; ++place) {
+        const auto i = static_cast<uint32_t>(place);
         const uint32_t lo = i * plan.stretch + std::min(i, plan.longer);
         const uint32_t hi = lo + plan.stretch + (i < plan.longer ? 1u : 0u);
-        const uint32_t v = ds::sample_vector(i, plan, 0x5eedu);
-        inside &= lo == end_of_last && v >= lo && v < hi;
+        const uint32_t first = ds::sample_vector(i * group, plan, 0x5eedu, vec);
+        inside &= lo == end_of_last && first >= lo && first + group <= hi;
+        for (uint32_t j = 1; j < group; ++j)
+          inside &= ds::sample_vector(i * group + j, plan, 0x5eedu, vec) == first + j;
         end_of_last = hi;
       }
       CHECK(inside);
@@ -174,6 +182,33 @@ TEST_CASE("row sample: one vector from each stretch of the row, as many as plann
   CHECK(ds::plan_sample(0, 1 << 20, 4, 1 << 22, 1 << 30).points == 0);
   // The buffer bounds the sample.
   CHECK(ds::plan_sample(64, 1 << 20, 4, 1 << 22, 1344).points == 1344 / 4);
+}
+
+// Where keep lies under the sample's margin, the threshold is the sample's (keep + 1)-th best, so
+// a sample that holds the row's best keep (for keep = 1, one row in total / sampled) still leaves
+// keep elements that beat it: no second scan.
+TEST_CASE("scan model: a sample holding the row's best few does not mislead") {
+  constexpr int64_t kN = 100000;
+  constexpr int kVec = 4;
+  constexpr uint32_t kRow = 3;
+  for (const int k : {1, 2, 5}) {
+    CAPTURE(k);
+    std::vector<Scored> row;
+    for (int64_t c = 0; c < kN; ++c)
+      row.push_back(Scored{static_cast<double>(c % 1000), 0, static_cast<int32_t>(c)});
+    const ds::RowSample plan =
+        ds::plan_sample(k, static_cast<int>(kN / kVec), kVec, static_cast<int>(kN), 1 << 30);
+    REQUIRE(plan.points > 0);
+    CHECK(plan.want == k + 1);
+    // The sample's first k elements become the row's best.
+    const uint32_t first = ds::sample_vector(0u, plan, ds::row_seed(kScanSeed, kRow), kVec);
+    for (int j = 0; j < k; ++j) row[first * kVec + static_cast<uint32_t>(j)].score = 1e6 + j;
+    const ScanStats stats = model_scan(row, k, 4096, 1024, kScanSeed, kRow, true, 1 << 20);
+    CHECK(stats.scans == 1);
+    REQUIRE(static_cast<int>(stats.selected.size()) == k);
+    for (int j = 0; j < k; ++j)
+      CHECK(stats.selected[j] == static_cast<int32_t>(first * kVec) + k - 1 - j);
+  }
 }
 
 TEST_CASE("scan model: buffer bound, exact result and the seed's work bound") {

@@ -57,7 +57,7 @@ void for_each_sample_point(const Problem& problem, Visit&& visit) {
     REQUIRE(plan.want < problem.k);
     const uint32_t seed = ds::row_seed(kBlockOrderSeed, static_cast<uint32_t>(r));
     for (int point = 0; point < plan.points; ++point) {
-      const uint32_t v = ds::sample_vector(static_cast<uint32_t>(point), plan, seed);
+      const uint32_t v = ds::sample_vector(static_cast<uint32_t>(point), plan, seed, vec);
       const int64_t column = (first_vector + int64_t{v}) * vec - head;
       visit(r, point, plan, column, vec);
     }
