@@ -25,11 +25,15 @@ static const int kSampleMinPoints = 64;
 // standard deviations and 8 sets a threshold that at least keep of the row beat, unless the
 // sample misled (about one row in 10^6 of rows with independent elements; more often where
 // neighbouring elements rank alike, since each place reads `per_place` of them): the scan then
-// ends with fewer than keep candidates and the row is scanned again without it. The margin is
-// at least a place's elements and one more: in a row whose values follow its columns, the
-// threshold then lies below a whole stretch of the row per place it passes, keep in all. At most
-// keep + 1: the sample's keep best beat that one's word (a word never beats itself), which a
-// sample holding the row's best keep (for keep = 1, one row in total / sampled) would not.
+// ends with fewer than keep candidates and the row is scanned again without it. In a row whose
+// values strictly follow its columns, the threshold lies below a whole stretch of the row per
+// place it passes: five deviations and 8 pass enough of them where keep expects more than ~3 of
+// the sample's elements, and a margin of at least a place's elements and one (which the
+// deviations exceed above that) passes one stretch, enough below it (a sweep of ~18M plans,
+// bench/results/NOTES.md, seventeenth session). Ties ranked against their columns can still
+// mislead there, which costs a second scan, not the result. At most keep + 1: the sample's keep
+// best beat that one's word (a word never beats itself), which a sample holding the row's best
+// keep (for keep = 1, one row in total / sampled) would not.
 DS_HD int sample_keep(int keep, int sampled, int total, int per_place) {
   const float expected = float(keep) * float(sampled) / float(total > sampled ? total : sampled);
   const float deviations = 5.0f * sqrtf(expected) + 8.0f;

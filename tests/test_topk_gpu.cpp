@@ -37,9 +37,10 @@ CaseSpec long_rows(int seed, DType dtype, int64_t rows, int k, Dist dist) {
   return spec;
 }
 
-// Calls visit(row, point, columns) for each point of each row's sample, as the kernel that the
-// planner picks for the problem draws it (sample_keep.cuh: its buffer caps the sample); columns
-// are the point's 16-byte vector. Needs rows at the allocation's 256-byte alignment (x_shift 0).
+// Calls visit(row, point, plan, column, vec) for each point (16-byte vector) of each row's sample,
+// as the kernel that the planner picks for the problem draws it (sample_keep.cuh: its buffer caps
+// the sample); the point's vector is columns column..column + vec - 1. Needs rows at the
+// allocation's 256-byte alignment (x_shift 0).
 template <class Visit>
 void for_each_sample_point(const Problem& problem, Visit&& visit) {
   const int bytes = problem.dtype == DType::f32 ? 4 : 2;

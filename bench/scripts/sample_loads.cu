@@ -1,12 +1,12 @@
 // What a row sample's loads cost when many CTAs take them at once, as a scanned batch's CTAs do
 // at the kernel's start (phase_times: 264 rows of 131072 f32 spend ~9.7 us from the start to the
 // sample's loads landing, decode-b1's 8 CTAs ~2.9 us). Each CTA of 256 threads reads `points`
-// points of `group` adjacent 16-byte vectors from its own 512 KB row, one point at a pseudo-random
-// place in each of `points` equal stretches (as templates/sample_keep.cuh places them), every
-// load issued before any is used; optionally a 16 KB block's cp.async copies go first (as a
-// scan's first stage does). Prints, per case, the median over launches of the median and the
-// slowest CTA's time from its start to its loads landing. Rows rotate over a 1 GiB buffer, so
-// every launch reads cold rows. Build here, run on the GPU machine:
+// places of `group` adjacent 16-byte vectors from its own 512 KB row, one place at a pseudo-random
+// spot in each of `points` equal stretches, aligned to `group` vectors (templates/sample_keep.cuh
+// places them at any vector of the stretch), every load issued before any is used; optionally a 16
+// KB block's cp.async copies go first (as a scan's first stage does). Prints, per case, the median
+// over launches of the median and the slowest CTA's time from its start to its loads landing. Rows
+// rotate over a 1 GiB buffer, so every launch reads cold rows. Build here, run on the GPU machine:
 //   nvcc -O3 -std=c++17 -arch=sm_90a -I templates bench/scripts/sample_loads.cu \
 //     -o build/sample_loads
 #include <cuda_runtime.h>
