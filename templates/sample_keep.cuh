@@ -24,7 +24,7 @@ static const int kSampleMinPoints = 64;
 // sampled / total of the row's best keep. Keeping that many of the sample's best plus five
 // standard deviations and 8 sets a threshold that at least keep of the row beat, unless the
 // sample misled (about one row in 10^6 of rows with independent elements; more often where
-// neighbouring elements rank alike, since each place reads `per_place` of them): the scan then
+// neighbouring elements rank alike, since each place reads kSamplePlace of them): the scan then
 // ends with fewer than keep candidates and the row is scanned again without it. In a row whose
 // values strictly follow its columns, the threshold lies below a whole stretch of the row per
 // place it passes: five deviations and 8 pass enough of them where keep expects more than ~3 of
@@ -34,10 +34,10 @@ static const int kSampleMinPoints = 64;
 // mislead there, which costs a second scan, not the result. At most keep + 1: the sample's keep
 // best beat that one's word (a word never beats itself), which a sample holding the row's best
 // keep (for keep = 1, one row in total / sampled) would not.
-DS_HD int sample_keep(int keep, int sampled, int total, int per_place) {
+DS_HD int sample_keep(int keep, int sampled, int total) {
   const float expected = float(keep) * float(sampled) / float(total > sampled ? total : sampled);
   const float deviations = 5.0f * sqrtf(expected) + 8.0f;
-  const float least = float(per_place + 1);
+  const float least = float(kSamplePlace + 1);
   const int margin = int(expected + (deviations > least ? deviations : least));
   return keep < margin ? keep + 1 : margin;
 }
@@ -50,9 +50,9 @@ struct RowSample {
   u32 longer;
 };
 
-// The adjacent vectors of `vec` elements each at a sample's place.
+// The adjacent vectors of `vec` elements each (4 or 8) at a sample's place.
 DS_HD u32 sample_group(int vec) {
-  return u32(kSamplePlace > vec ? kSamplePlace / vec : 1);
+  return u32(kSamplePlace / vec);
 }
 
 // The sample of a row of `vectors` whole 16-byte vectors of `vec` elements each, `total`
@@ -65,7 +65,7 @@ DS_HD RowSample plan_sample(int keep, int vectors, int vec, int total, int capac
   const int places = (by_stretch < most ? by_stretch : most) / group;
   const int points = places * group;
   if (keep <= 0 || points < kSampleMinPoints) return RowSample{0, 0, 0u, 0u};
-  const int want = sample_keep(keep, points * vec, total, group * vec);
+  const int want = sample_keep(keep, points * vec, total);
   if (4 * want > points * vec) return RowSample{0, 0, 0u, 0u};
   return RowSample{points, want, u32(vectors / places), u32(vectors % places)};
 }
