@@ -89,9 +89,7 @@ DS_DEV u64 block_min(u64 value, u64* scratch) {
   value = warp_min(value);
   if (lane_id() == 0u) scratch[warp_id()] = value;
   __syncthreads();
-  u64 result = scratch[0];
-#pragma unroll
-  for (int w = 1; w < kWarps; ++w) result = scratch[w] < result ? scratch[w] : result;
+  const u64 result = warp_min(lane_id() < u32(kWarps) ? scratch[lane_id()] : ~0ull);
   __syncthreads();
   return result;
 }

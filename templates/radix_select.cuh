@@ -10,7 +10,8 @@ struct RadixScratch {
   u32 digit;
   u32 want;
   u32 in_digit;
-  u32 counted;  // the words the pass counted, over all its bins
+  u32 counted;    // the words the pass counted, over all its bins
+  u32 uncounted;  // where a pass adds the words outside its range (never read)
   u64 warp_min[32];
   u64 warp_max[32];
   u64 cta_min;  // this CTA's extremes, read by the other CTAs of a shared select
@@ -46,9 +47,12 @@ DS_DEV Extremes block_extremes(Extremes mine, RadixScratch& scratch) {
     scratch.warp_max[warp_id()] = high;
   }
   __syncthreads();
+  // Lane w reads warp w's: a warp reduction, not a loop over the warps in every thread (whose
+  // 64-bit compares took a fifth of a select: bench/results/NOTES.md, nineteenth session).
+  const bool holds = lane_id() < u32(kThreads / 32);
   Extremes block;
-#pragma unroll
-  for (int w = 0; w < kThreads / 32; ++w) block.add(scratch.warp_min[w], scratch.warp_max[w]);
+  block.low = warp_min(holds ? scratch.warp_min[lane_id()] : ~0ull);
+  block.high = warp_max(holds ? scratch.warp_max[lane_id()] : 0ull);
   return block;
 }
 
@@ -110,24 +114,22 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     const int shift = width > 8 ? width - 8 : 0;
     u32* hist = scratch.hist[pass];
     // A thread reads its words of a round, then counts them (measured no faster than counting
-    // each as it is read: bench/results/NOTES.md, Change 25). Every counted word adds on its
-    // own: a vote that let a warp whose lanes share a bin add once made the select slower
-    // (Change 27).
+    // each as it is read: bench/results/NOTES.md, Change 25). Every word adds on its own: a vote
+    // that let a warp whose lanes share a bin add once made the select slower (Change 27). Words
+    // outside the range add to `uncounted`, so that no add is under a branch (each branch
+    // computed its bin's shared address anew: bench/results/NOTES.md, nineteenth session). A
+    // word below low wraps to an offset above span (low + span <= ~0).
     constexpr int kPerRound = 8;
-    constexpr u32 kUncounted = ~0u;
     for (int base = 0; base < count; base += kPerRound * kThreads) {
-      u32 digits[kPerRound];  // kUncounted for words outside the range
+      u32* bins[kPerRound];
 #pragma unroll
       for (int q = 0; q < kPerRound; ++q) {
         const int i = base + q * kThreads + int(threadIdx.x);
-        const u64 c = i < count ? cand[i] : 0ull;
-        const u64 offset = c - low;
-        digits[q] = i < count && c >= low && offset <= span ? u32(offset >> shift) : kUncounted;
+        const u64 offset = (i < count ? cand[i] : 0ull) - low;
+        bins[q] = i < count && offset <= span ? &hist[u32(offset >> shift)] : &scratch.uncounted;
       }
 #pragma unroll
-      for (int q = 0; q < kPerRound; ++q) {
-        if (digits[q] != kUncounted) atomicAdd(&hist[digits[q]], 1u);
-      }
+      for (int q = 0; q < kPerRound; ++q) atomicAdd(bins[q], 1u);
     }
     DS_PHASE(12);
     if (kShared > 1) {

@@ -15,7 +15,7 @@ kernel="$2"
 args="$3"
 skip="${4:-2}"
 ncu --clock-control none --kernel-name "regex:$kernel" --launch-skip "$skip" --launch-count 1 \
-  --sampling-interval "${SAMPLING_INTERVAL:-auto}" \
+  --warp-sampling-interval "${SAMPLING_INTERVAL:-auto}" \
   --section SourceCounters --section InstructionStats --section SpeedOfLight \
   --section SchedulerStats --section WarpStateStats -f -o "$out/$name" \
   ./build/deepselect bench $args --dists normal --replays 1 > "$out/$name-bench.log" 2>&1

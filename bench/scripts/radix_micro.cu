@@ -6,9 +6,12 @@
 //   short   - 8192 N(0,1) words, want 2048, exact (a dsa-prefill-8k row, loaded whole)
 // Each warp's lane 0 stamps the select's pass marks (DS_PHASE 15: pass start, 12: histogram loop
 // done, 13: past the barrier, 14: bin found), so the loop's time is seen per warp, not only warp
-// 0's. Build here (-I a directory holding a variant radix_select.cuh first, to time a variant;
-// bench/results/NOTES.md, Change 27, says which were timed):
-//   nvcc -O3 -std=c++17 -arch=sm_90a -DDS_PHASE_TIMES -I templates \
+// 0's. The stamps are global read-modify-writes on the select's path, which inflate what they
+// time (each pass's marks cost hundreds of cycles): the cycles per select of a build without
+// DS_PHASE_TIMES are the select's own. Build here (-I a directory holding a variant
+// radix_select.cuh first, to time a variant; bench/results/NOTES.md, Change 27, says which were
+// timed), with the stamps or without:
+//   nvcc -O3 -std=c++17 -arch=sm_90a [-DDS_PHASE_TIMES] -I templates \
 //     bench/scripts/radix_micro.cu -o build/radix_micro
 #include <cuda_runtime.h>
 
@@ -24,11 +27,18 @@ constexpr int kWarps = kThreads / 32;
 constexpr int kMarks = 16;
 constexpr int kRepeats = 20;
 constexpr int kCtas = 132;
+#if defined(DS_PHASE_TIMES)
+constexpr bool kStamped = true;
+#else
+constexpr bool kStamped = false;  // passes and marks are not counted
+#endif
 
 // Per CTA and warp: the cycles spent between consecutive marks, summed over passes and repeats,
 // and the passes counted.
 __device__ unsigned long long g_between[kCtas][kWarps][kMarks];
 __device__ unsigned g_passes[kCtas];
+
+#if defined(DS_PHASE_TIMES)
 
 struct WarpClock {
   long long last;
@@ -49,6 +59,13 @@ __device__ __forceinline__ void ds_phase_count(int event) {
   if (threadIdx.x == 0 && event == 1) ++g_passes[blockIdx.x];
 }
 
+__device__ __forceinline__ void reset_stamps() {
+  if ((threadIdx.x & 31u) == 0u) g_clock[blockIdx.x][threadIdx.x / 32].last_mark = -1;
+}
+#else
+__device__ __forceinline__ void reset_stamps() {}
+#endif
+
 #include "keys.cuh"
 #include "radix_select.cuh"
 
@@ -65,14 +82,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     cand[i] = word;
     mine.add(word, word);
   }
-  if ((threadIdx.x & 31u) == 0u) g_clock[blockIdx.x][threadIdx.x / 32].last_mark = -1;
+  reset_stamps();
   __syncthreads();
   unsigned long long bound = 0;
   const long long start = clock64();
   for (int r = 0; r < kRepeats; ++r) {
     bound =
         ds::radix_select<kThreads, 1>(cand, count, unsigned(want), unsigned(slack), mine, scratch);
-    if ((threadIdx.x & 31u) == 0u) g_clock[blockIdx.x][threadIdx.x / 32].last_mark = -1;
+    reset_stamps();
     __syncthreads();
   }
   const long long end = clock64();
@@ -156,14 +173,16 @@ void time_set(const Set& set) {
   const double calls = double(kCtas) * kRepeats;
   std::printf(
       "%-6s %5d words, want %4d, slack %2d: %7lld cycles per select (median CTA), %.2f "
-      "passes, %d wrong bounds\n",
-      set.name, set.count, set.want, set.slack, cycles[kCtas / 2], total_passes / calls, wrong);
+      "passes%s, %d wrong bounds\n",
+      set.name, set.count, set.want, set.slack, cycles[kCtas / 2], total_passes / calls,
+      kStamped ? "" : " (not counted)", wrong);
   const char* names[kMarks] = {};
   names[12] = "histogram loop";
   names[13] = "barrier after it";
   names[14] = "scan of the bins";
   names[15] = "between passes";
   for (int mark : {15, 12, 13, 14}) {
+    if (!kStamped) break;
     double sum = 0, most = 0;
     for (int cta = 0; cta < kCtas; ++cta) {
       for (int w = 0; w < kWarps; ++w) {
