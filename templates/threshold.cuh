@@ -1,5 +1,5 @@
 // The running threshold of the scan in the float domain, so that the hot filter loop takes an
-// element in two float compares (topk_kernel.cuh, classify_vector). Values are oriented (negated
+// element in two float compares (topk_kernel.cuh, classify_vectors). Values are oriented (negated
 // for "smallest"), so "better" is always "greater".
 #pragma once
 #include "keys.cuh"

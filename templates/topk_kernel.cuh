@@ -16,6 +16,7 @@
 #include "block_order.cuh"
 #include "block_primitives.cuh"
 #include "column_bits.cuh"
+#include "float_mask.cuh"
 #include "half_compare.cuh"
 #include "keys.cuh"
 #include "params.cuh"
@@ -136,25 +137,48 @@ struct TopkRow {
     return T::kBytes == 4 ? words[j] : (words[j / 2] >> (16 * (j % 2))) & 0xffffu;
   }
 
-  // Bits `first_bit` .. + kVec - 1 of a 16-byte vector's elements: `above` where x > value or x
-  // is NaN, `level` where x == value or x is NaN (unordered compares). So a NaN sets both, a tie
-  // only `level`, and one pass sorts the elements without a NaN test of its own; on data
-  // without ties at the threshold or NaN, `level` stays empty.
-  DS_DEV void classify_vector(const uint4& vector, int first_bit, u32* above, u32* level) const {
+  // The bits of kVectors 16-byte vectors' elements (bit v * kVec + j for element j of
+  // vector_at(v)): `above` where x > value or x is NaN, `level` where x == value or x is NaN
+  // (unordered compares). So a NaN sets both, a tie only `level`, and one pass sorts the
+  // elements without a NaN test of its own; on data without ties at the threshold or NaN,
+  // `level` stays empty.
+  template <int kVectors, class VectorAt>
+  DS_DEV void classify_vectors(VectorAt vector_at, u32* above, u32* level) const {
     if constexpr (T::kBytes == 2) {
-      classify_packed(vector, first_bit, above, level);
+#pragma unroll
+      for (int v = 0; v < kVectors; ++v) classify_packed(vector_at(v), v * kVec, above, level);
     } else {
-      classify_floats(vector, first_bit, above, level);
+      classify_floats<kVectors>(vector_at, above, level);
     }
   }
 
-  // For 32-bit floats: a compare per element and bit.
-  DS_DEV void classify_floats(const uint4& vector, int first_bit, u32* above, u32* level) const {
+  // For 32-bit floats: two compares per element that give 1.0f or 0.0f, weighed into a float
+  // per vector and the vectors' floats added, 16 bits to a float (float_mask.cuh), so that only
+  // the compares take the integer ALU.
+  template <int kVectors, class VectorAt>
+  DS_DEV void classify_floats(VectorAt vector_at, u32* above, u32* level) const {
+    constexpr int kGroup = kVectors < 4 ? kVectors : 4;  // vectors per 16 bits
+    static_assert(kVec == 4 && kVectors % kGroup == 0 && kVectors <= 8, "16 bits to a float");
+    float above_parts[kVectors];
+    float level_parts[kVectors];
 #pragma unroll
-    for (int j = 0; j < kVec; ++j) {
-      const float x = orient * to_float<T>(element_of(vector, j));
-      if (!(x <= limit.value)) *above |= 1u << (first_bit + j);
-      if (!(x < limit.value) && !(x > limit.value)) *level |= 1u << (first_bit + j);
+    for (int v = 0; v < kVectors; ++v) {
+      const uint4 vector = vector_at(v);
+      float above_flags[kVec];
+      float level_flags[kVec];
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const float x = orient * to_float<T>(element_of(vector, j));
+        above_flags[j] = greater_or_nan_flag(x, limit.value);
+        level_flags[j] = equal_or_nan_flag(x, limit.value);
+      }
+      above_parts[v] = weighted_flags(above_flags, (v % kGroup) * kVec);
+      level_parts[v] = weighted_flags(level_flags, (v % kGroup) * kVec);
+    }
+#pragma unroll
+    for (int g = 0; g < kVectors / kGroup; ++g) {
+      *above |= low_bits_of(pairwise_sum<kGroup>(above_parts + g * kGroup)) << (16 * g);
+      *level |= low_bits_of(pairwise_sum<kGroup>(level_parts + g * kGroup)) << (16 * g);
     }
   }
 
@@ -175,13 +199,13 @@ struct TopkRow {
               << first_bit;
   }
 
-  // classify_vector over this thread's vectors of a staged block at `data`.
+  // classify_vectors over this thread's vectors of a staged block at `data`.
   DS_DEV void classify(const Raw* data, u32* above, u32* level) const {
-#pragma unroll
-    for (int v = 0; v < kPerThread / kVec; ++v) {
-      const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
-      classify_vector(*reinterpret_cast<const uint4*>(data + offset), v * kVec, above, level);
-    }
+    classify_vectors<kPerThread / kVec>(
+        [&](int v) {
+          return *reinterpret_cast<const uint4*>(data + (v * kThreads + int(threadIdx.x)) * kVec);
+        },
+        above, level);
   }
 
   // Which of this thread's classified elements, laid out as a scan block's (column_bits.cuh)
@@ -626,9 +650,7 @@ struct TopkRow {
       load_round(staged, base, hi, vectors);
       u32 taken = 0;
       u32 level = 0;
-#pragma unroll
-      for (int u = 0; u < kResidentInFlight; ++u)
-        classify_vector(vectors[u], u * kVec, &taken, &level);
+      classify_vectors<kResidentInFlight>([&](int u) { return vectors[u]; }, &taken, &level);
       // Only the rounds at the part's ends hold elements outside it.
       if (base * kVec < valid_lo || (base + kRoundVectors) * kVec > hi) {
         u32 valid = 0;
