@@ -129,10 +129,10 @@ DS_DEV u32 cluster_rank() {
 }
 
 template <class T>
-DS_DEV const T* peer_shared(const T* local, u32 rank) {
+DS_DEV T* peer_shared(T* local, u32 rank) {
   u64 remote;
   asm volatile("mapa.u64 %0, %1, %2;" : "=l"(remote) : "l"(local), "r"(rank));
-  return reinterpret_cast<const T*>(remote);
+  return reinterpret_cast<T*>(remote);
 }
 
 }  // namespace ds

@@ -6,11 +6,12 @@
 // candidates (the sample misled) runs again without the sample. Candidates are (key, ~column)
 // words, so integer order is the contract's total order and a plateau of equal values cannot grow
 // the buffer. With kCluster > 1 the CTAs share the sample and the row's block order (CTA r takes
-// steps r, r + kCluster, ...); CTA 0 then gathers the cluster's candidates through distributed
-// shared memory and selects the best k (when they do not fit its buffer, the CTAs first select
-// together, histograms summed across the cluster). A CTA whose part of the row fits the buffer
-// whole skips the scan and takes the elements of its part that beat the sample's threshold (in a
-// cluster, from a copy of the part that lands in shared memory while the sample is selected).
+// steps r, r + kCluster, ...); the other CTAs then store their candidates into CTA 0's buffer
+// through distributed shared memory, and CTA 0 selects the best k (when they do not fit its buffer,
+// the CTAs first select together, histograms summed across the cluster). A CTA whose part of the
+// row fits the buffer whole skips the scan and takes the elements of its part that beat the
+// sample's threshold (in a cluster, from a copy of the part that lands in shared memory while the
+// sample is selected).
 #pragma once
 #include "bitonic_sort.cuh"
 #include "block_order.cuh"
@@ -31,9 +32,10 @@ struct TopkScratch {
   RadixScratch radix;
   u32 warp_totals[2][kThreads / 32];
   u64 warp_min[kThreads / 32];
-  int final_count;  // candidates after this CTA's own phase, read by the cluster's other CTAs
-  int kept_count;   // of those, the ones the cluster-wide select kept
-  int saw_nan;
+  // Candidates after this CTA's own phase, kSawNan added where it saw NaN: read by the
+  // cluster's other CTAs (one remote load for both).
+  u32 final_count;
+  int kept_count;         // of those, the ones the cluster-wide select kept
   int block_of_step[64];  // the block order, filled 32 steps at a time by warp 0
 };
 
@@ -83,6 +85,7 @@ struct TopkRow {
   u32 parity;       // which warp_totals buffer the next scan uses
   bool saw_nan;
   bool check_nan;  // the call wants row_status, so every NaN must be seen
+  int before_me;   // a cluster's candidates in the CTAs of lower rank (cluster_total)
 
   // Offset inside a block of this thread's element e: 16-byte vectors, coalesced per warp.
   DS_DEV static int offset_of(u32 e) {
@@ -681,25 +684,29 @@ struct TopkRow {
   }
 
   // The candidates of the whole cluster (all its CTAs must call it): each CTA publishes its
-  // count, and reads every CTA's after a cluster barrier.
+  // count and whether it saw NaN, and reads every CTA's after a cluster barrier (saw_nan then
+  // covers the cluster; before_me counts the lower ranks' candidates).
   DS_DEV int cluster_total() {
+    constexpr u32 kSawNan = 1u << 31;
     const bool block_saw_nan = __syncthreads_or(saw_nan) != 0;
-    if (threadIdx.x == 0) {
-      scratch.final_count = count;
-      scratch.saw_nan = block_saw_nan ? 1 : 0;
-    }
+    if (threadIdx.x == 0) scratch.final_count = u32(count) | (block_saw_nan ? kSawNan : 0u);
     cluster_sync();
-    // Lane r reads CTA r's count, so that the cluster's reads are in flight together.
+    // Lane r reads CTA r's, so that the cluster's reads are in flight together.
     const u32 lane = lane_id();
-    const u32 mine = lane < u32(kCluster) ? u32(*peer_shared(&scratch.final_count, lane)) : 0u;
-    return int(__reduce_add_sync(0xffffffffu, mine));
+    const u32 published = lane < u32(kCluster) ? *peer_shared(&scratch.final_count, lane) : 0u;
+    const u32 theirs = published & ~kSawNan;
+    saw_nan |= __any_sync(0xffffffffu, (published & kSawNan) != 0u);
+    before_me = int(__reduce_add_sync(0xffffffffu, lane < rank ? theirs : 0u));
+    return int(__reduce_add_sync(0xffffffffu, theirs));
   }
 
-  // After cluster_total: CTA 0 gathers the cluster's `total` candidates behind its own in rank
-  // order and selects the best `keep` of them. When they do not fit its buffer, the cluster's
-  // CTAs first select the best `keep` together (one radix select with histograms summed over the
-  // cluster) and each keeps its share in place. Returns false in the other CTAs, which must not
-  // touch their buffers afterwards; CTA 0 then holds min(keep, total) candidates.
+  // After cluster_total: the cluster's `total` candidates are placed in CTA 0's buffer, in rank
+  // order, and CTA 0 selects the best `keep` of them. When they do not fit its buffer, the
+  // cluster's CTAs first select the best `keep` together (one radix select with histograms summed
+  // over the cluster) and each keeps its share in place. Each other CTA stores its share into
+  // CTA 0's buffer itself (stores into distributed shared memory do not wait for a reply, which
+  // CTA 0's loads of the peers' shares did: bench/results/NOTES.md, nineteenth session). Returns
+  // false in the other CTAs; CTA 0 then holds min(keep, total) candidates.
   DS_DEV bool select_across_cluster(int keep, int total) {
     const bool selecting = total > keep && total > kCapacity;
     if (selecting) {
@@ -711,46 +718,19 @@ struct TopkRow {
           cand, count, 0u, [&](u64 c) { return c >= bound; }, &ignored));
       if (threadIdx.x == 0) scratch.kept_count = count;
       cluster_sync();
+      // The shares are the kept words now: lane r reads CTA r's.
+      const u32 lane = lane_id();
+      const int kept = lane < u32(kCluster) ? *peer_shared(&scratch.kept_count, lane) : 0;
+      before_me = int(__reduce_add_sync(0xffffffffu, lane < rank ? kept : 0));
+      total = int(__reduce_add_sync(0xffffffffu, kept));
     }
-    if (rank == 0u) {
-      // Every peer's share at once, then one pass over their concatenation, so that the
-      // distributed shared-memory loads of all peers are in flight together.
-      int end_of[kCluster];  // the end of peer r's share in the concatenation
-      int gathered = 0;
-#pragma unroll
-      for (int peer = 1; peer < kCluster; ++peer) {
-        gathered += *peer_shared(selecting ? &scratch.kept_count : &scratch.final_count, u32(peer));
-        end_of[peer] = gathered;
-        saw_nan |= *peer_shared(&scratch.saw_nan, u32(peer)) != 0;
-      }
-      // A thread reads its words of a round before storing any: a remote read placed after a
-      // store to shared memory waits for it.
-      constexpr int kPerRound = 4;
-      for (int base = 0; base < gathered; base += kPerRound * kThreads) {
-        u64 words[kPerRound];
-#pragma unroll
-        for (int q = 0; q < kPerRound; ++q) {
-          const int i = base + q * kThreads + int(threadIdx.x);
-          u32 peer = 1;
-          int start = 0;
-#pragma unroll
-          for (int r = 1; r < kCluster - 1; ++r) {
-            if (i >= end_of[r]) {
-              peer = u32(r + 1);
-              start = end_of[r];
-            }
-          }
-          words[q] = i < gathered ? peer_shared(cand, peer)[i - start] : 0ull;
-        }
-#pragma unroll
-        for (int q = 0; q < kPerRound; ++q) {
-          const int i = base + q * kThreads + int(threadIdx.x);
-          if (i < gathered) cand[count + i] = words[q];
-        }
-      }
-      count += gathered;
+    if (rank != 0u) {
+      u64* destination = peer_shared(cand, 0u) + before_me;
+      for (int i = threadIdx.x; i < count; i += kThreads) destination[i] = cand[i];
+    } else {
+      count = total;
     }
-    // The other CTAs stay alive until CTA 0 has read them.
+    // CTA 0 reads its buffer once every share has landed.
     cluster_sync();
     DS_PHASE(5);
     if (rank != 0u) return false;

@@ -4,9 +4,10 @@
 # the repo root with build/deepselect carried; writes NAME.ncu-rep and NAME-sass.csv under $OUT.
 # Usage: bench/scripts/profile_sass.sh NAME KERNEL_REGEX "BENCH_ARGS" [SKIP]
 # The regex picks the planned kernel; SKIP (default 2) launches of it are passed over, since the
-# bench starts with two cold-start calls of dsa-decode-b1 on zeros. SAMPLING_INTERVAL=0 samples
-# warp stalls every 32 cycles (ncu's default, auto, leaves a ~20 us kernel with ~200 samples),
-# enough to see where a short kernel's time goes line by line.
+# bench starts with two cold-start calls on the run's first shape (BENCH_ARGS' shape, or
+# dsa-decode-b1 for the suite) with every element 0: skip them for any shape.
+# SAMPLING_INTERVAL=0 samples warp stalls every 32 cycles (ncu's default, auto, leaves a ~20 us
+# kernel with ~200 samples), enough to see where a short kernel's time goes line by line.
 set -uo pipefail
 out="${OUT:-bench/results/latest}"
 mkdir -p "$out"
