@@ -32,8 +32,8 @@ struct TopkScratch {
   RadixScratch radix;
   u32 warp_totals[2][kThreads / 32];
   u64 warp_min[kThreads / 32];
-  // Candidates after this CTA's own phase, kSawNan added where it saw NaN: read by the
-  // cluster's other CTAs (one remote load for both).
+  // Candidates after this CTA's own phase, with bit 31 (cluster_total's kSawNan) set where it
+  // saw NaN: read by the cluster's other CTAs, one remote load for both.
   u32 final_count;
   int kept_count;         // of those, the ones the cluster-wide select kept
   int block_of_step[64];  // the block order, filled 32 steps at a time by warp 0
