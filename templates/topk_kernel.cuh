@@ -35,7 +35,7 @@ struct TopkScratch {
   // Candidates after this CTA's own phase, with bit 31 (cluster_total's kSawNan) set where it
   // saw NaN: read by the cluster's other CTAs, one remote load for both.
   u32 final_count;
-  int kept_count;         // of those, the ones the cluster-wide select kept
+  u32 kept_count;         // of those, the ones the cluster-wide select kept
   int block_of_step[64];  // the block order, filled 32 steps at a time by warp 0
 };
 
@@ -696,8 +696,14 @@ struct TopkRow {
     const u32 published = lane < u32(kCluster) ? *peer_shared(&scratch.final_count, lane) : 0u;
     const u32 theirs = published & ~kSawNan;
     saw_nan |= __any_sync(0xffffffffu, (published & kSawNan) != 0u);
-    before_me = int(__reduce_add_sync(0xffffffffu, lane < rank ? theirs : 0u));
-    return int(__reduce_add_sync(0xffffffffu, theirs));
+    return place_shares(theirs);
+  }
+
+  // The cluster's sum of its CTAs' shares, lane r holding CTA r's; before_me becomes the sum of
+  // the lower ranks'.
+  DS_DEV int place_shares(u32 lane_share) {
+    before_me = int(__reduce_add_sync(0xffffffffu, lane_id() < rank ? lane_share : 0u));
+    return int(__reduce_add_sync(0xffffffffu, lane_share));
   }
 
   // After cluster_total: the cluster's `total` candidates are placed in CTA 0's buffer, in rank
@@ -716,13 +722,11 @@ struct TopkRow {
       u64 ignored = ~0ull;
       count = int(append_if(
           cand, count, 0u, [&](u64 c) { return c >= bound; }, &ignored));
-      if (threadIdx.x == 0) scratch.kept_count = count;
+      if (threadIdx.x == 0) scratch.kept_count = u32(count);
       cluster_sync();
       // The shares are the kept words now: lane r reads CTA r's.
       const u32 lane = lane_id();
-      const int kept = lane < u32(kCluster) ? *peer_shared(&scratch.kept_count, lane) : 0;
-      before_me = int(__reduce_add_sync(0xffffffffu, lane < rank ? kept : 0));
-      total = int(__reduce_add_sync(0xffffffffu, kept));
+      total = place_shares(lane < u32(kCluster) ? *peer_shared(&scratch.kept_count, lane) : 0u);
     }
     if (rank != 0u) {
       u64* destination = peer_shared(cand, 0u) + before_me;

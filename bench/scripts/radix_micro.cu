@@ -176,24 +176,25 @@ void time_set(const Set& set) {
       "passes%s, %d wrong bounds\n",
       set.name, set.count, set.want, set.slack, cycles[kCtas / 2], total_passes / calls,
       kStamped ? "" : " (not counted)", wrong);
-  const char* names[kMarks] = {};
-  names[12] = "histogram loop";
-  names[13] = "barrier after it";
-  names[14] = "scan of the bins";
-  names[15] = "between passes";
-  for (int mark : {15, 12, 13, 14}) {
-    if (!kStamped) break;
-    double sum = 0, most = 0;
-    for (int cta = 0; cta < kCtas; ++cta) {
-      for (int w = 0; w < kWarps; ++w) {
-        const double per_call =
-            double(between[(size_t(cta) * kWarps + w) * kMarks + mark]) / kRepeats;
-        sum += per_call;
-        most = std::max(most, per_call);
+  if (kStamped) {
+    const char* names[kMarks] = {};
+    names[12] = "histogram loop";
+    names[13] = "barrier after it";
+    names[14] = "scan of the bins";
+    names[15] = "between passes";
+    for (int mark : {15, 12, 13, 14}) {
+      double sum = 0, most = 0;
+      for (int cta = 0; cta < kCtas; ++cta) {
+        for (int w = 0; w < kWarps; ++w) {
+          const double per_call =
+              double(between[(size_t(cta) * kWarps + w) * kMarks + mark]) / kRepeats;
+          sum += per_call;
+          most = std::max(most, per_call);
+        }
       }
+      std::printf("    %-18s mean over warps %7.0f cycles per select, most %7.0f\n", names[mark],
+                  sum / (kCtas * kWarps), most);
     }
-    std::printf("    %-18s mean over warps %7.0f cycles per select, most %7.0f\n", names[mark],
-                sum / (kCtas * kWarps), most);
   }
   cudaFree(d_values);
   cudaFree(d_cycles);
