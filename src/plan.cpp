@@ -16,15 +16,17 @@ const std::vector<int>& k_buckets() {
 namespace {
 
 // The largest k bucket that splits a row over kMaxCluster CTAs.
-constexpr int kLargestWideClusterK = 1024;
+constexpr int kLargestWideClusterK = 2048;
 
 // The smallest power of two that gives half the SMs a CTA, at most kMaxPortableCluster.
 // Measured on the H200 (bench/results/NOTES.md): 64 rows ran fastest with 2 CTAs per row, 1 row
 // with 8; larger clusters lost on more rows (measured when CTA 0 still merged the peers
-// serially). Rows that 16-CTA clusters split over at most half the SMs take them at k <= 1024,
-// where each CTA's part of the scan outweighs the larger cluster's gather: 1 row of 131072 at
+// serially). Rows that 16-CTA clusters split over at most half the SMs take them at k <= 2048,
+// where each CTA's part of the row outweighs the larger cluster's gather: 1 row of 131072 at
 // k = 50 / 256 / 1024 18.7 / 16.4 / 17.7 -> 15.4 / 15.5 / 16.9 us, 4 rows 19.9 / 17.0 / 18.0 ->
-// 16.9 / 16.1 / 17.4; at k = 2048 17.3 -> 17.8 (bench/results/2026-12-02-h200-cluster16).
+// 16.9 / 16.1 / 17.4 (bench/results/2026-12-02-h200-cluster16); at k = 2048, since the peers
+// store their candidates into CTA 0, 1 / 2 / 4 rows 13.83 / 14.16 / 14.39 -> 13.39 / 13.76 /
+// 14.06 us (bench/results/2026-12-03-h200-select/v10); 8 rows of 65536 lost, 13.05 -> 21.48.
 int cluster_for(int64_t rows, int k_max, const DeviceInfo& device) {
   int cluster = 1;
   while (cluster < kMaxPortableCluster && rows * cluster * 2 < device.sm_count) cluster *= 2;
@@ -48,17 +50,19 @@ const std::string& plan_override() {
 // compactions: measured on the H200 (bench/results/2026-11-30-h200-split-defaults): dsa-decode-b1
 // 63 -> 57 us, -b8 53 -> 46, and relu_ties and ascending rows faster too. Larger blocks (B = 8192),
 // which tuning also picks for two CTAs per row on normal data, made ascending rows 1.4x slower.
-// With 8-CTA clusters (at most 16 rows) at k <= 2048, B2 = 16384 lets each CTA hold its whole
+// With 8-CTA clusters (5 to 16 rows) at k <= 2048, B2 = 16384 lets each CTA hold its whole
 // part of a row of up to 8 x (k + 20480) columns (at most 208 KB of shared memory for f32), and
 // the kernel then skips the scan and selects once over the cluster's parts: dsa-decode-b1 51 ->
 // 36 us (bench/results/2026-11-30-h200-resident-rows); 8 rows of 131072 at k = 64 / 256 / 1024
 // (normal) 20.0 / 17.5 / 18.4 -> 16.1 / 16.8 / 17.5 us, dsa-bf16-b6 (k = 512) 19.6 -> 17.9
-// (bench/results/2026-12-02-h200-cluster16, v5 and v7). 16-CTA clusters keep the default: whole
-// parts gained 2-4% on normal rows there and lost 1-5% on ascending ones.
+// (bench/results/2026-12-02-h200-cluster16, v5 and v7). 16-CTA clusters keep the default below
+// k = 2048: whole parts gained 2-4% on normal rows there and lost 1-5% on ascending ones. At
+// k = 2048 their B2 = 4096 holds a part of 8,192 columns whole with a misaligned head's vector
+// too (aligned rows timed the same with 2048 and 4096: 2026-12-03-h200-select/v10).
 void larger_buffer_when_split(KernelSpec& spec) {
   if (spec.cluster == kMaxPortableCluster && spec.k_max <= 2048) {
     spec.block2 = 16384;
-  } else if (spec.cluster > 1 && spec.cluster < kMaxPortableCluster && spec.k_max == 2048) {
+  } else if (spec.cluster > 1 && spec.k_max == 2048) {
     spec.block2 = 4096;
   }
 }

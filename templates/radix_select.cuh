@@ -16,7 +16,11 @@ struct RadixScratch {
   u64 warp_max[32];
   u64 cta_min;  // this CTA's extremes, read by the other CTAs of a shared select
   u64 cta_max;
+  u64 ranked;  // the bound rank_in_bin found
 };
+
+// Words a bin may hold for rank_in_bin to finish a select: one per thread of two warps.
+static const u32 kRankedWords = 64;
 
 // Lower and upper bounds of a set of candidates: a thread's part, then the block's.
 struct Extremes {
@@ -74,6 +78,32 @@ DS_DEV Extremes shared_extremes(Extremes mine, RadixScratch& scratch) {
   return all;
 }
 
+// The want-th best of the `held` (<= kRankedWords) candidates in [low, low + span], found by
+// rank: they are gathered into `cleared` (256 zeroed words; its last counts them), and each of
+// the first `held` threads counts the gathered words above its own. One loop over the
+// candidates and two barriers, where a radix pass takes a loop, two barriers and warp 0's scan
+// of the bins, and an exact select's last pass is often followed by more (a bf16 key's columns).
+template <int kThreads>
+DS_DEV u64 rank_in_bin(const u64* cand, int count, u64 low, u64 span, u32 want, u32 held,
+                       u32* cleared, RadixScratch& scratch) {
+  static_assert(kThreads >= int(kRankedWords) && 2 * kRankedWords < 256, "gather room");
+  u64* gathered = reinterpret_cast<u64*>(cleared);
+  for (int i = threadIdx.x; i < count; i += kThreads) {
+    const u64 c = cand[i];
+    if (c - low <= span) gathered[atomicAdd(&cleared[255], 1u)] = c;
+  }
+  __syncthreads();
+  if (threadIdx.x < held) {
+    const u64 mine = gathered[threadIdx.x];
+    u32 above = 0;
+    for (u32 j = 0; j < held; ++j) above += gathered[j] > mine ? 1u : 0u;
+    // Words are unique, so exactly one has want - 1 above it.
+    if (above == want - 1u) scratch.ranked = mine;
+  }
+  __syncthreads();
+  return scratch.ranked;
+}
+
 // Returns a bound such that the candidates c >= bound are the best `want` of cand[0..count)
 // (want < count) and at most `slack` more. `mine` bounds this thread's part of the candidates
 // (strided_extremes, or whatever the caller knows). Each pass splits the range [low, low +
@@ -88,8 +118,11 @@ DS_DEV Extremes shared_extremes(Extremes mine, RadixScratch& scratch) {
 // extremes and histograms are combined through distributed shared memory, one cluster barrier per
 // pass, and every CTA derives the same bound. A CTA's histogram is read by the others only
 // between the cluster barrier of its pass and the next pass's barrier, so clearing the other
-// buffer meanwhile is safe.
-template <int kThreads, int kShared>
+// buffer meanwhile is safe. kRankSmallBin (16-bit keys) lets a lone select rank a kept bin of
+// at most kRankedWords words (rank_in_bin): there it holds one key's columns, which take two
+// more passes and a re-range. A 32-bit key's next pass mostly ends the select, and ranking
+// measured no faster there (bench/results/NOTES.md, Change 55).
+template <int kThreads, int kShared, bool kRankSmallBin = false>
 DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extremes mine,
                         RadixScratch& scratch) {
   static_assert(kThreads >= 64, "the histogram clear needs a warp besides warp 0");
@@ -180,6 +213,11 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     // A bin of width 1 holds one word (they are unique), so shift 0 always ends it.
     if (in_digit - want <= slack || shift == 0) return low;
     pass ^= 1;
+    // The other CTAs of a shared select read this CTA's histograms; a lone one's buffer for the
+    // next pass, just cleared, holds the bin's words instead.
+    if (kRankSmallBin && kShared == 1 && in_digit <= kRankedWords)
+      return rank_in_bin<kThreads>(cand, count, low, span, want, in_digit, scratch.hist[pass],
+                                   scratch);
     // A bin that holds most of what the pass counted (a plateau of equal keys, or a narrow
     // distribution) is split next along its own words' extremes: splitting its nominal range,
     // a plateau would take a pass for every 8 bits above its columns' spread.

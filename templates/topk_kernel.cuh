@@ -65,6 +65,8 @@ struct TopkRow {
   // Candidates past keep that a compaction during the scan may leave (the final one leaves
   // none): a radix pass ends once its bin holds few enough extra.
   static const u32 kSlack = kB2 / 4;
+  // A 16-bit key's lone selects rank a small kept bin (radix_select says why).
+  static const bool kRankSmallBins = T::kKeyBits < 32;
 
   const TopkParams& p;
   u64* cand;
@@ -335,7 +337,8 @@ struct TopkRow {
   // part of the buffer, whose writes need not be visible yet.
   DS_DEV void compact(int keep, u32 slack, Extremes mine) {
     DS_COUNT(0);
-    const u64 bound = radix_select<kThreads, 1>(cand, count, u32(keep), slack, mine, scratch.radix);
+    const u64 bound = radix_select<kThreads, 1, kRankSmallBins>(cand, count, u32(keep), slack, mine,
+                                                                scratch.radix);
     DS_PHASE(10);
     u64 worst = ~0ull;
     count = int(append_if(
@@ -406,8 +409,8 @@ struct TopkRow {
     }
     DS_PHASE(8);
     __syncthreads();
-    const u64 bound = radix_select<kThreads, 1>(cand, sample.points * kVec, u32(sample.want),
-                                                u32(sample.want) / 16u, mine, scratch.radix);
+    const u64 bound = radix_select<kThreads, 1, kRankSmallBins>(
+        cand, sample.points * kVec, u32(sample.want), u32(sample.want) / 16u, mine, scratch.radix);
     DS_PHASE(9);
     // The threshold is the worst word kept, an element's, not the bound: a bound may fall on a
     // key that no value has (between -0.0's and +0.0's, or a NaN pattern), whose float form

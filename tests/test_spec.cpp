@@ -9,6 +9,7 @@
 #include <regex>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <deepselect/deepselect.hpp>
@@ -83,9 +84,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
     specs.push_back(fill);
   }
   // Per arch: 3 dtypes x 6 k buckets x (4 cluster sizes + a lone CTA's kernel for rows it takes
-  // whole), a 16-CTA cluster's for the 4 buckets up to 1024, 2 dtypes x 3 indexer variants x 5,
+  // whole), a 16-CTA cluster's for the 5 buckets up to 2048, 2 dtypes x 3 indexer variants x 6,
   // plus f32 scanning at k = 1024 with the smaller B2.
-  REQUIRE(specs.size() == 2 * (90 + 12 + 30 + 1) + 2);
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -295,9 +296,9 @@ TEST_CASE("spec: symbols are C identifiers and differ between specs") {
 }
 
 TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row") {
-  const std::pair<int64_t, int> rows_to_cluster[] = {{1, 8},  {8, 8},   {9, 8},    {16, 8},
-                                                     {17, 4}, {33, 2},  {64, 2},   {65, 2},
-                                                     {66, 1}, {132, 1}, {1024, 1}, {kManyRows, 1}};
+  const std::pair<int64_t, int> rows_to_cluster[] = {
+      {1, 16}, {4, 16}, {5, 8},  {8, 8},  {9, 8},   {16, 8},   {17, 4},
+      {33, 2}, {64, 2}, {65, 2}, {66, 1}, {132, 1}, {1024, 1}, {kManyRows, 1}};
   for (auto [rows, cluster] : rows_to_cluster) {
     INFO("rows=", rows);
     const KernelSpec spec =
@@ -307,14 +308,14 @@ TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row")
   }
 }
 
-// 16-CTA clusters where they split the rows over at most half the SMs, at k <= 1024 only, and
+// 16-CTA clusters where they split the rows over at most half the SMs, at k <= 2048 only, and
 // not where the caller (topk(), when the GPU cannot hold the clusters at once) rules them out.
-TEST_CASE("plan: up to k = 1024, rows on at most half the SMs take 16-CTA clusters") {
+TEST_CASE("plan: up to k = 2048, rows on at most half the SMs take 16-CTA clusters") {
   const DeviceInfo h200{kSm90, kH200Sms};
   const std::pair<int64_t, int> rows_to_cluster[] = {{1, 16}, {2, 16}, {4, 16}, {5, 8},
                                                      {8, 8},  {16, 8}, {17, 4}};
   for (DType dtype : kDTypes) {
-    for (int k : {1, 50, 64, 256, 512, 1000, 1024}) {
+    for (int k : {1, 50, 64, 256, 512, 1000, 1024, 1025, 2048}) {
       for (auto [rows, cluster] : rows_to_cluster) {
         INFO(dtype_name(dtype), " k=", k, " rows=", rows);
         const KernelSpec spec = plan_spec(dtype, k, rows, 129280, h200);
@@ -322,7 +323,7 @@ TEST_CASE("plan: up to k = 1024, rows on at most half the SMs take 16-CTA cluste
         CHECK(validate_rejection(spec).argument == "<accepted>");
       }
     }
-    for (int k : {1025, 2048, 4096}) {
+    for (int k : {2049, 4096}) {
       INFO(dtype_name(dtype), " k=", k);
       CHECK(plan_spec(dtype, k, 1, 131072, h200).cluster == 8);
     }
@@ -341,18 +342,26 @@ TEST_CASE("plan: up to k = 1024, rows on at most half the SMs take 16-CTA cluste
 // The kernel takes a CTA's part of the row whole (no scan) when the part fits its buffer of
 // k_max + B + B2 words and its staging area at the end of shared memory lies above the part's
 // candidate words (templates/topk_kernel.cuh resident_fits); the planner sizes B2 so that it
-// does for the indexer's decode rows on 8-CTA clusters, and only there.
-TEST_CASE("plan: 8-CTA clusters at k <= 2048 hold a 128K row's part whole; other plans scan") {
+// does for the indexer's decode rows on 8-CTA clusters and on 16-CTA clusters at k = 2048, and
+// only there.
+TEST_CASE("plan: split rows at k <= 2048 hold a 128K row's part whole; other plans scan") {
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     const DeviceInfo h200{kSm90, kH200Sms};
-    for (auto [k, rows] : {std::pair{2048, 1}, {2048, 16}, {1024, 8}, {512, 6}, {64, 5}}) {
+    for (auto [k, rows, cluster, block2] : {std::tuple{2048, 1, 16, 4096},
+                                            {2048, 4, 16, 4096},
+                                            {2048, 5, 8, 16384},
+                                            {2048, 16, 8, 16384},
+                                            {1024, 8, 8, 16384},
+                                            {512, 6, 8, 16384},
+                                            {64, 5, 8, 16384}}) {
       INFO(dtype_name(dtype), " k=", k, " rows=", rows);
       const KernelSpec split = plan_spec(dtype, k, rows, 131072, h200);
-      CHECK(split.cluster == 8);
-      CHECK(split.block2 == 16384);
+      CHECK(split.cluster == cluster);
+      CHECK(split.block2 == block2);
       const int64_t vector = 16 / static_cast<int64_t>(dtype_bytes(dtype));
-      // The widest part: the row plus its misaligned head, in whole vectors, split over 8.
-      const int64_t part = ((131072 + vector - 1) / vector + 1 + 7) / 8 * vector;
+      // The widest part: the row plus its misaligned head, in whole vectors, split over the
+      // cluster.
+      const int64_t part = ((131072 + vector - 1) / vector + 1 + cluster - 1) / cluster * vector;
       CHECK(part <= split.k_max + split.block + split.block2);
       CHECK(part * static_cast<int64_t>(sizeof(uint64_t) + dtype_bytes(dtype)) <=
             static_cast<int64_t>(split.dynamic_smem_bytes()));
@@ -527,7 +536,7 @@ TEST_CASE("plan: planner and default spec lists") {
     const std::vector<KernelSpec> planned = planner_specs(arch);
     const std::vector<std::string> texts = texts_of(planned);
     CHECK(std::set<std::string>(texts.begin(), texts.end()).size() == planned.size());
-    // Every dtype and k bucket with each cluster size 2, 4, 8 (and 16 up to k = 1024) and a
+    // Every dtype and k bucket with each cluster size 2, 4, 8 (and 16 up to k = 2048) and a
     // lone CTA's two kernels (256 threads for rows it scans or takes whole in its buffer, 512 for
     // rows only that buffer holds; a third for f32 rows it scans at k = 1024); for the indexer's,
     // the decode-bounds and page-table variants too.
@@ -535,12 +544,12 @@ TEST_CASE("plan: planner and default spec lists") {
     for (DType dtype : kDTypes) {
       for (int bucket : k_buckets()) {
         const bool scans_apart = dtype == DType::f32 && bucket == 1024;
-        const size_t kernels = (bucket <= 1024 ? 6 : 5) + (scans_apart ? 1 : 0);
+        const size_t kernels = (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 12 + 30 + 1);
+    CHECK(expected == 90 + 15 + 36 + 1);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

@@ -157,7 +157,8 @@ TEST_CASE("gpu: indexer decode shapes with decode bounds and the page table") {
   PrimaryContext context;
   int index = 0;
   for (DType dtype : {DType::f32, DType::bf16}) {
-    for (int64_t rows : {int64_t{128}, int64_t{2}}) {  // one CTA per row, and a cluster of 8
+    // One CTA per row, 8-CTA clusters and 16-CTA clusters.
+    for (int64_t rows : {int64_t{128}, int64_t{8}, int64_t{2}}) {
       for (bool page_table : {false, true}) {
         CaseSpec spec;
         spec.seed = 500 + static_cast<uint64_t>(index);
@@ -185,7 +186,7 @@ TEST_CASE("gpu: rows whose values follow their columns") {
   PrimaryContext context;
   int index = 0;
   for (DType dtype : {DType::f32, DType::bf16}) {
-    for (int64_t rows : {int64_t{70}, int64_t{40}, int64_t{1}}) {  // 1 CTA per row, 2, and 8
+    for (int64_t rows : {int64_t{70}, int64_t{40}, int64_t{1}}) {  // 1 CTA per row, 2, and 16
       for (int k : {64, 2048}) {
         for (Dist dist : {Dist::descending, Dist::ascending, Dist::normal}) {
           CaseSpec spec = long_rows(700 + index, dtype, rows, k, dist);
@@ -259,7 +260,7 @@ TEST_CASE("gpu: rows too short for a sample, whose blocks overflow a lone CTA's 
   }
 }
 
-// Up to four rows at k <= 1024 split over 16-CTA clusters (src/plan.cpp cluster_for): long rows
+// Up to four rows at k <= 2048 split over 16-CTA clusters (src/plan.cpp cluster_for): long rows
 // scanned; parts taken whole whose sample is larger than the part (templates/topk_kernel.cuh
 // resident_fits: the staged part lies above the sample's words); rows without a sample; and
 // samples that mislead, scanned and whole.
@@ -270,14 +271,14 @@ TEST_CASE("gpu: rows split over 16-CTA clusters") {
   int index = 0;
   for (DType dtype : {DType::f32, DType::bf16}) {
     for (int64_t rows : {int64_t{1}, int64_t{3}, int64_t{4}}) {
-      for (int k : {1, 50, 1024}) {
+      for (int k : {1, 50, 1024, 2048}) {
         for (int64_t n : {int64_t{129280}, int64_t{40001}, int64_t{20000}, int64_t{1000}}) {
           CaseSpec spec = long_rows(1100 + index, dtype, rows, k, Dist::normal);
           spec.n = n;
           if (rows * 2 * kMaxCluster <= device.sm_count)
             CHECK(plan_spec(dtype, k, rows, n, device).cluster == kMaxCluster);
           CHECK(check_on_gpu("16-CTA cluster " + std::to_string(index++), spec));
-          if (k == 50 && n > 20000)
+          if ((k == 50 || k == 2048) && n > 20000)
             CHECK(check_on_gpu("16-CTA cluster misled " + std::to_string(index++), spec,
                                put_best_in_sample));
         }
