@@ -98,6 +98,11 @@ DS_DEV u32 shared_address(const void* pointer) {
   return static_cast<u32>(__cvta_generic_to_shared(pointer));
 }
 
+// Adds one to the shared-memory word at `address` (shared_address).
+DS_DEV void add_one_shared(u32 address) {
+  asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(address) : "memory");
+}
+
 // 16-byte global -> shared copy that does not stall the thread.
 DS_DEV void copy_async_16(void* shared_destination, const void* global_source) {
   asm volatile(

@@ -104,6 +104,32 @@ DS_DEV u64 rank_in_bin(const u64* cand, int count, u64 low, u64 span, u32 want, 
   return scratch.ranked;
 }
 
+// Counts the candidates in [low, low + span] into the 256 bins of `hist` by (c - low) >> shift.
+// A thread reads its words of a round, then counts them (measured no faster than counting each
+// as it is read: bench/results/NOTES.md, Change 25). Every word adds on its own: a vote that let
+// a warp whose lanes share a bin add once made the select slower (Change 27). Words outside the
+// range add to `uncounted`, so that no add is under a branch (each branch computed its bin's
+// shared address anew: NOTES.md, nineteenth session); a word below low wraps to an offset above
+// span (low + span <= ~0). Shared addresses are 32-bit (Change 57).
+template <int kThreads>
+DS_DEV void count_bins(const u64* cand, int count, u64 low, u64 span, int shift, u32* hist,
+                       u32& uncounted) {
+  constexpr int kPerRound = 8;
+  const u32 hist_at = shared_address(hist);
+  const u32 uncounted_at = shared_address(&uncounted);
+  for (int base = 0; base < count; base += kPerRound * kThreads) {
+    u32 at[kPerRound];
+#pragma unroll
+    for (int q = 0; q < kPerRound; ++q) {
+      const int i = base + q * kThreads + int(threadIdx.x);
+      const u64 offset = (i < count ? cand[i] : 0ull) - low;
+      at[q] = i < count && offset <= span ? hist_at + (u32(offset >> shift) << 2) : uncounted_at;
+    }
+#pragma unroll
+    for (int q = 0; q < kPerRound; ++q) add_one_shared(at[q]);
+  }
+}
+
 // Returns a bound such that the candidates c >= bound are the best `want` of cand[0..count)
 // (want < count) and at most `slack` more. `mine` bounds this thread's part of the candidates
 // (strided_extremes, or whatever the caller knows). Each pass splits the range [low, low +
@@ -146,24 +172,7 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     DS_PHASE(15);
     const int shift = width > 8 ? width - 8 : 0;
     u32* hist = scratch.hist[pass];
-    // A thread reads its words of a round, then counts them (measured no faster than counting
-    // each as it is read: bench/results/NOTES.md, Change 25). Every word adds on its own: a vote
-    // that let a warp whose lanes share a bin add once made the select slower (Change 27). Words
-    // outside the range add to `uncounted`, so that no add is under a branch (each branch
-    // computed its bin's shared address anew: bench/results/NOTES.md, nineteenth session). A
-    // word below low wraps to an offset above span (low + span <= ~0).
-    constexpr int kPerRound = 8;
-    for (int base = 0; base < count; base += kPerRound * kThreads) {
-      u32* bins[kPerRound];
-#pragma unroll
-      for (int q = 0; q < kPerRound; ++q) {
-        const int i = base + q * kThreads + int(threadIdx.x);
-        const u64 offset = (i < count ? cand[i] : 0ull) - low;
-        bins[q] = i < count && offset <= span ? &hist[u32(offset >> shift)] : &scratch.uncounted;
-      }
-#pragma unroll
-      for (int q = 0; q < kPerRound; ++q) atomicAdd(bins[q], 1u);
-    }
+    count_bins<kThreads>(cand, count, low, span, shift, hist, scratch.uncounted);
     DS_PHASE(12);
     if (kShared > 1) {
       cluster_sync();
