@@ -152,6 +152,7 @@ template <int kThreads, int kShared, bool kRankSmallBin = false>
 DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extremes mine,
                         RadixScratch& scratch) {
   static_assert(kThreads >= 64, "the histogram clear needs a warp besides warp 0");
+  static_assert(!kRankSmallBin || kShared == 1, "the other CTAs read a shared select's histograms");
   if (kShared == 1) {
     for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
   }
@@ -222,9 +223,8 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     // A bin of width 1 holds one word (they are unique), so shift 0 always ends it.
     if (in_digit - want <= slack || shift == 0) return low;
     pass ^= 1;
-    // The other CTAs of a shared select read this CTA's histograms; a lone one's buffer for the
-    // next pass, just cleared, holds the bin's words instead.
-    if (kRankSmallBin && kShared == 1 && in_digit <= kRankedWords)
+    // The buffer for the next pass, just cleared, holds the bin's words instead.
+    if (kRankSmallBin && in_digit <= kRankedWords)
       return rank_in_bin<kThreads>(cand, count, low, span, want, in_digit, scratch.hist[pass],
                                    scratch);
     // A bin that holds most of what the pass counted (a plateau of equal keys, or a narrow

@@ -694,12 +694,17 @@ struct TopkRow {
     const bool block_saw_nan = __syncthreads_or(saw_nan) != 0;
     if (threadIdx.x == 0) scratch.final_count = u32(count) | (block_saw_nan ? kSawNan : 0u);
     cluster_sync();
-    // Lane r reads CTA r's, so that the cluster's reads are in flight together.
-    const u32 lane = lane_id();
-    const u32 published = lane < u32(kCluster) ? *peer_shared(&scratch.final_count, lane) : 0u;
+    const u32 published = lane_reads_cta(&scratch.final_count);
     const u32 theirs = published & ~kSawNan;
     saw_nan |= __any_sync(0xffffffffu, (published & kSawNan) != 0u);
     return place_shares(theirs);
+  }
+
+  // CTA r's copy of `word` in lane r (0 past the cluster), so that the cluster's remote reads are
+  // in flight together.
+  DS_DEV u32 lane_reads_cta(u32* word) const {
+    const u32 lane = lane_id();
+    return lane < u32(kCluster) ? *peer_shared(word, lane) : 0u;
   }
 
   // The cluster's sum of its CTAs' shares, lane r holding CTA r's; before_me becomes the sum of
@@ -727,9 +732,8 @@ struct TopkRow {
           cand, count, 0u, [&](u64 c) { return c >= bound; }, &ignored));
       if (threadIdx.x == 0) scratch.kept_count = u32(count);
       cluster_sync();
-      // The shares are the kept words now: lane r reads CTA r's.
-      const u32 lane = lane_id();
-      total = place_shares(lane < u32(kCluster) ? *peer_shared(&scratch.kept_count, lane) : 0u);
+      // The shares are the kept words now.
+      total = place_shares(lane_reads_cta(&scratch.kept_count));
     }
     if (rank != 0u) {
       u64* destination = peer_shared(cand, 0u) + before_me;

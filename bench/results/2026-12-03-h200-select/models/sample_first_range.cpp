@@ -6,7 +6,7 @@
 // The sample: 256 places of 16 adjacent elements, one at a pseudo-random place in each equal
 // stretch of a bench row; 64 rows of each distribution.
 // Build from the repo root after the CMake build (one command):
-//   g++ -O2 -std=c++20 -I include -I tests -I src
+//   g++ -O2 -std=c++20 -I include -I tests -I src -I templates
 //     bench/results/2026-12-03-h200-select/models/sample_first_range.cpp
 //     build/libdeepselect_testkit.a build/libdeepselect_core.a -o build/sample_first_range
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "data_gen.hpp"
+#include "radix_range.cuh"
 
 using namespace deepselect;
 using namespace deepselect::testing;
@@ -62,10 +63,9 @@ Outcome select(const std::vector<uint64_t>& cand, uint32_t want, uint32_t slack,
       above += hist[d];
     }
     want = new_want;
-    const uint64_t start = uint64_t(digit) << shift;
-    low += start;
-    const uint64_t nominal = shift == 0 ? 0ull : (1ull << shift) - 1ull;
-    span = std::min(nominal, span - start);
+    const ds::RadixRange next = ds::digit_range(ds::RadixRange{low, span}, digit, shift);
+    low = next.low;
+    span = next.span;
     width = shift;
     if (in_digit - want <= slack || shift == 0) break;
     if (2u * in_digit > counted) {
