@@ -104,6 +104,31 @@ DS_DEV u64 rank_in_bin(const u64* cand, int count, u64 low, u64 span, u32 want, 
   return scratch.ranked;
 }
 
+// Warp 0's search of a histogram whose lane l holds the counts of digits first_digit + l * kPer
+// + j in bins[j] (every lane must call it): the digit where the count from the top reaches want
+// (1 <= want <= the total) goes to scratch.digit, want's rank inside that digit to scratch.want,
+// the digit's count to scratch.in_digit, and the histogram's total to scratch.counted.
+template <int kPer>
+DS_DEV void locate_digit(const u32 (&bins)[kPer], u32 want, u32 first_digit,
+                         RadixScratch& scratch) {
+  const u32 lane = lane_id();
+  u32 lane_total = 0;
+#pragma unroll
+  for (int j = 0; j < kPer; ++j) lane_total += bins[j];
+  const u32 from_lane = warp_suffix_sum(lane_total);
+  if (lane == 0u) scratch.counted = from_lane;
+  u32 above = from_lane - lane_total;
+#pragma unroll
+  for (int j = kPer - 1; j >= 0; --j) {
+    if (above < want && want <= above + bins[j]) {
+      scratch.digit = first_digit + lane * u32(kPer) + u32(j);
+      scratch.want = want - above;
+      scratch.in_digit = bins[j];
+    }
+    above += bins[j];
+  }
+}
+
 // Counts the candidates in [low, low + span] into the 256 bins of `hist` by (c - low) >> shift.
 // A thread reads its words of a round, then counts them (measured no faster than counting each
 // as it is read: bench/results/NOTES.md, Change 25). Every word adds on its own: a vote that let
@@ -185,7 +210,6 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
       // Lane l owns digits 8l..8l+7; find the digit where the count from the top reaches want.
       const u32 lane = lane_id();
       u32 bins[8];
-      u32 lane_total = 0;
 #pragma unroll
       for (int j = 0; j < 8; ++j) bins[j] = hist[lane * 8u + j];
       for (u32 rank = 1; rank < u32(kShared); ++rank) {
@@ -193,20 +217,7 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
 #pragma unroll
         for (int j = 0; j < 8; ++j) bins[j] += peer_hist[lane * 8u + j];
       }
-#pragma unroll
-      for (int j = 0; j < 8; ++j) lane_total += bins[j];
-      const u32 from_lane = warp_suffix_sum(lane_total);
-      if (lane == 0u) scratch.counted = from_lane;
-      u32 above = from_lane - lane_total;
-#pragma unroll
-      for (int j = 7; j >= 0; --j) {
-        if (above < want && want <= above + bins[j]) {
-          scratch.digit = lane * 8u + u32(j);
-          scratch.want = want - above;
-          scratch.in_digit = bins[j];
-        }
-        above += bins[j];
-      }
+      locate_digit(bins, want, 0u, scratch);
     } else {
       u32* next = scratch.hist[pass ^ 1];
       for (int i = int(threadIdx.x) - 32; i < 256; i += kThreads - 32) next[i] = 0u;

@@ -67,6 +67,15 @@ struct TopkRow {
   static const u32 kSlack = kB2 / 4;
   // A 16-bit key's lone selects rank a small kept bin (radix_select says why).
   static const bool kRankSmallBins = T::kKeyBits < 32;
+  // A row of 32-bit keys split over 8 or 16 CTAs that hold their parts whole takes its first
+  // threshold from the histogram of its elements' top kDigitBits key bits, summed over the
+  // cluster (load_resident_best_digits), rather than from a sample: exact, so never a rescan, and
+  // ready sooner, since the parts land well before the sample's loads and select end
+  // (bench/results/NOTES.md, Change 58). A 16-bit part holds twice the elements, whose count
+  // cost more than the sample saved.
+  static const bool kDigitFloor = kCluster >= 8 && T::kKeyBits == 32;
+  static const int kDigitBits = 11;
+  static const int kDigitBins = 1 << kDigitBits;
 
   const TopkParams& p;
   u64* cand;
@@ -527,14 +536,17 @@ struct TopkRow {
   static const int kSharedBytes = int(sizeof(u64)) * kCapacity + T::kBytes * kStages * kB;
 
   // Whether a part of `part` elements is loaded resident: it fits the buffer, and a staged
-  // part (at the end of shared memory) lies above every candidate word the part can make and
+  // part (at the end of shared memory) lies above every candidate word the part can make, and
   // above the sample's words (at most kSampleElements, and span / kSampleStretch, where span <=
-  // part * kCluster).
+  // part * kCluster) or the digit histogram past the candidates (digit_histogram).
   DS_DEV static bool resident_fits(int part) {
     if (part > kCapacity) return false;
     if (!kStagedParts) return true;
+    const int staged_bytes = part * T::kBytes;
+    if (kDigitFloor)
+      return part * int(sizeof(u64)) + kDigitWords * 4 + staged_bytes <= kSharedBytes;
     const int sample_words = min(kSampleElements, part * kCluster / kSampleStretch);
-    return max(part, sample_words) * int(sizeof(u64)) + part * T::kBytes <= kSharedBytes;
+    return max(part, sample_words) * int(sizeof(u64)) + staged_bytes <= kSharedBytes;
   }
 
   // Where a staged part's elements wait for the resident load: the end of shared memory.
@@ -633,57 +645,182 @@ struct TopkRow {
     return key_bounds(min_key, max_key);
   }
 
-  // Takes the elements of this CTA's part of the row that beat the threshold as candidates, in
-  // a fixed order (by round, then thread): the whole part fits the buffer, so nothing is
-  // compacted. Returns bounds of this thread's candidates.
-  DS_DEV Extremes load_resident_filtered(int part) {
+  static const int kRoundVectors = kResidentInFlight * kThreads;
+  static const int kRoundBits = kResidentInFlight * kVec;
+
+  // The element of the aligned view that bit u * kVec + j of a round at vector `base` stands
+  // for: element j of vector u.
+  DS_DEV static int round_element(int base, int bit) {
+    return (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
+  }
+
+  // Calls visit(base, vectors, valid) for each round of this CTA's part (load_round), valid
+  // holding the bits of the round's elements that lie in the row and the part.
+  template <class Visit>
+  DS_DEV void for_part_rounds(int part, const Raw* staged, Visit visit) const {
     const int2 bounds = part_bounds(part);
-    const int lo = bounds.x;
-    const int hi = bounds.y;
-    const int valid_lo = max(lo, head);
+    const int valid_lo = max(bounds.x, head);
+    for (int base = bounds.x / kVec; base * kVec < bounds.y; base += kRoundVectors) {
+      uint4 vectors[kResidentInFlight];
+      load_round(staged, base, bounds.y, vectors);
+      u32 valid = kRoundBits == 32 ? ~0u : (1u << kRoundBits) - 1u;
+      // Only the rounds at the part's ends hold elements outside it.
+      if (base * kVec < valid_lo || (base + kRoundVectors) * kVec > bounds.y) {
+        valid = 0;
+#pragma unroll
+        for (int bit = 0; bit < kRoundBits; ++bit) {
+          const int e = round_element(base, bit);
+          if (e >= valid_lo && e < bounds.y) valid |= 1u << bit;
+        }
+      }
+      visit(base, vectors, valid);
+    }
+  }
+
+  // Takes the elements of this CTA's part of the row that `take(base, vectors, valid)` marks in
+  // each round as candidates, in a fixed order (by round, then thread): the whole part fits the
+  // buffer, so nothing is compacted. Returns bounds of this thread's candidates.
+  template <class Take>
+  DS_DEV Extremes load_resident_taking(int part, Take take) {
     const u32 column_origin = u32(view_column(0));
     const Raw* staged = resident_staged(part);
-    constexpr int kRoundVectors = kResidentInFlight * kThreads;
     u32 min_key = ~0u;
     u32 max_key = 0u;
-    for (int base = lo / kVec; base * kVec < hi; base += kRoundVectors) {
-      // The element of the aligned view that bit u * kVec + j stands for: element j of vector
-      // u. The few elements taken are read again, from L1, by their index.
-      auto element_index = [&](int bit) {
-        return (base + (bit / kVec) * kThreads + int(threadIdx.x)) * kVec + bit % kVec;
-      };
-      uint4 vectors[kResidentInFlight];
-      load_round(staged, base, hi, vectors);
-      u32 taken = 0;
-      u32 level = 0;
-      classify_vectors<kResidentInFlight>([&](int u) { return vectors[u]; }, &taken, &level);
-      // Only the rounds at the part's ends hold elements outside it.
-      if (base * kVec < valid_lo || (base + kRoundVectors) * kVec > hi) {
-        u32 valid = 0;
-#pragma unroll
-        for (int bit = 0; bit < kResidentInFlight * kVec; ++bit) {
-          const int e = element_index(bit);
-          if (e >= valid_lo && e < hi) valid |= 1u << bit;
-        }
-        taken &= valid;
-        level &= valid;
-      }
-      if (level != 0u)
-        taken = settle_level<kResidentInFlight * kVec>(taken, level, view_column(base * kVec));
-      u32 added;
-      u32 slot = u32(count) + block_exclusive_sum<kWarps, kResidentInFlight * kVec>(
-                                  __popc(taken), scratch.warp_totals[parity], &added);
-      parity ^= 1u;
-      count += int(added);
-      for (; taken != 0u; taken &= taken - 1u) {
-        const int e = element_index(__ffs(taken) - 1);
-        const u32 key = key_of<T>(resident_element(staged, e), nan_key, invert);
-        min_key = min(min_key, key);
-        max_key = max(max_key, key);
-        cand[slot++] = make_candidate(key, column_origin + u32(e));
-      }
-    }
+    for_part_rounds(
+        part, staged, [&](int base, const uint4(&vectors)[kResidentInFlight], u32 valid) {
+          u32 taken = take(base, vectors, valid);
+          u32 added;
+          u32 slot = u32(count) + block_exclusive_sum<kWarps, kRoundBits>(
+                                      __popc(taken), scratch.warp_totals[parity], &added);
+          parity ^= 1u;
+          count += int(added);
+          // The few elements taken are read again, from L1 or shared memory, by their index.
+          for (; taken != 0u; taken &= taken - 1u) {
+            const int e = round_element(base, __ffs(taken) - 1);
+            const u32 key = key_of<T>(resident_element(staged, e), nan_key, invert);
+            min_key = min(min_key, key);
+            max_key = max(max_key, key);
+            cand[slot++] = make_candidate(key, column_origin + u32(e));
+          }
+        });
     return key_bounds(min_key, max_key);
+  }
+
+  // The elements of this CTA's part that beat the threshold.
+  DS_DEV Extremes load_resident_filtered(int part) {
+    return load_resident_taking(
+        part, [&](int base, const uint4(&vectors)[kResidentInFlight], u32 valid) {
+          u32 taken = 0;
+          u32 level = 0;
+          classify_vectors<kResidentInFlight>([&](int u) { return vectors[u]; }, &taken, &level);
+          taken &= valid;
+          level &= valid;
+          if (level != 0u) taken = settle_level<kRoundBits>(taken, level, view_column(base * kVec));
+          return taken;
+        });
+  }
+
+  // Where a split part's digit histogram lies: past the candidate words the part can make and
+  // below the staged part (resident_fits), so that the CTA's candidates do not overwrite it while
+  // the cluster's other CTAs read it. kDigitBins counts, then their sums per 32 digits.
+  static const int kDigitGroups = kDigitBins / 32;
+  static const int kDigitWords = kDigitBins + kDigitGroups;
+  DS_DEV u32* digit_histogram(int part) const {
+    return reinterpret_cast<u32*>(cand + part);
+  }
+
+  // The elements of this CTA's part whose keys reach the cluster's key floor: the lowest key
+  // such that keep of the row's elements reach it, to kDigitBits bits (all the cluster's CTAs
+  // must call it). Each round counts the part's keys in [floor, floor + span] into a histogram of
+  // their next kDigitBits bits and raises the floor by the digit where the cluster's count from
+  // the top reaches what is still wanted (digit_floor). A second round, on the first's digit
+  // alone, runs when the first would take more than half of CTA 0's buffer (a narrow
+  // distribution); keys that a plateau shares stay whole, and the cluster selects them together
+  // when they do not fit CTA 0. NaN, whose key is the lowest or the highest, has a first-round
+  // digit of its own.
+  DS_DEV Extremes load_resident_best_digits(int part, int keep) {
+    u32* hist = digit_histogram(part);
+    const u32 hist_at = shared_address(hist);
+    u32 floor = 0u;
+    u32 span = ~0u;
+    int shift = T::kKeyBits - kDigitBits;
+    u32 want = u32(keep);
+    for (int round = 0;; ++round) {
+      // The other CTAs read the first round's histogram until they have its floor.
+      if (round > 0) cluster_sync();
+      for (int i = threadIdx.x; i < kDigitBins; i += kThreads) hist[i] = 0u;
+      const Raw* staged = resident_staged(part);
+      __syncthreads();
+      DS_PHASE(1);
+      for_part_rounds(part, staged, [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
+#pragma unroll
+        for (int bit = 0; bit < kRoundBits; ++bit) {
+          const u32 raw = element_of(vectors[bit / kVec], bit % kVec);
+          const u32 offset = key_of<T>(raw, nan_key, invert) - floor;
+          if (((valid >> bit) & 1u) != 0u && offset <= span)
+            add_one_shared(hist_at + ((offset >> shift) << 2));
+        }
+      });
+      __syncthreads();
+      DS_PHASE(8);
+      if (round == 0) saw_nan |= hist[(nan_key ^ invert) >> shift] != 0u;
+      // With nothing to keep the part is read for NaN alone; what it takes is dropped.
+      if (keep == 0) break;
+      floor += digit_floor(hist, want) << shift;
+      DS_PHASE(9);
+      const u32 taken = want - scratch.radix.want + scratch.radix.in_digit;
+      if (round > 0 || shift == 0 || taken <= u32(kCapacity / 2)) break;
+      want = scratch.radix.want;
+      span = (1u << shift) - 1u;
+      shift = max(shift - kDigitBits, 0);
+    }
+    return load_resident_taking(part,
+                                [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
+                                  u32 taken = 0;
+#pragma unroll
+                                  for (int bit = 0; bit < kRoundBits; ++bit) {
+                                    const u32 raw = element_of(vectors[bit / kVec], bit % kVec);
+                                    taken |= u32(key_of<T>(raw, nan_key, invert) >= floor) << bit;
+                                  }
+                                  return taken & valid;
+                                });
+  }
+
+  // The digit where the count from the top, over the cluster's histograms (each CTA's counted
+  // into `hist`, complete), reaches want (1 <= want <= their total; all the cluster's CTAs must
+  // call it), with scratch.radix's want and in_digit as locate_digit leaves them. Each CTA sums
+  // its own counts per 32 digits; after one cluster barrier warp 0 of every CTA reads the
+  // cluster's sums, finds the 32 digits where the count from the top reaches want, then reads
+  // their counts and finds the digit. The other CTAs read `hist` until they return from it.
+  DS_DEV u32 digit_floor(u32* hist, u32 want) {
+    static_assert(kDigitGroups == 64, "a lane reads two groups' sums");
+    u32* group_sums = hist + kDigitBins;
+    for (int group = int(warp_id()); group < kDigitGroups; group += kWarps) {
+      const u32 sum = __reduce_add_sync(0xffffffffu, hist[group * 32 + int(lane_id())]);
+      if (lane_id() == 0u) group_sums[group] = sum;
+    }
+    cluster_sync();
+    if (warp_id() == 0u) {
+      u32 groups[2] = {0u, 0u};
+#pragma unroll
+      for (u32 r = 0; r < u32(kCluster); ++r) {
+        const u32* peer_sums = peer_shared(group_sums, r);
+#pragma unroll
+        for (int j = 0; j < 2; ++j) groups[j] += peer_sums[lane_id() * 2u + u32(j)];
+      }
+      locate_digit(groups, want, 0u, scratch.radix);
+      __syncwarp();
+      const u32 group = scratch.radix.digit;
+      const u32 want_in_group = scratch.radix.want;
+      __syncwarp();
+      u32 bins[1] = {0u};
+#pragma unroll
+      for (u32 r = 0; r < u32(kCluster); ++r)
+        bins[0] += peer_shared(hist, r)[group * 32u + lane_id()];
+      locate_digit(bins, want_in_group, group * 32u, scratch.radix);
+    }
+    __syncthreads();
+    return scratch.radix.digit;
   }
 
   // The candidates of the whole cluster (all its CTAs must call it): each CTA publishes its
@@ -882,15 +1019,20 @@ struct TopkRow {
       bool sampled = false;
       if (resident && reading) {
         if constexpr (kStagedParts) stage_part(part);
-        const int2 prefetched = kStagedParts ? make_int2(0, 0) : part_bounds(part);
-        sampled = sample && sample_threshold(
-                                keep, [] {}, prefetched.x, prefetched.y);
-        DS_PHASE(1);
-        // Unsampled, the filter's threshold takes every element; a lone CTA takes them through
-        // a direct loop, a cluster's through the filter (its kernel has no registers to spare
-        // for a second loop).
-        const Extremes loaded =
-            sampled || kCluster > 1 ? load_resident_filtered(part) : load_resident_whole(part);
+        Extremes loaded;
+        if constexpr (kDigitFloor) {
+          loaded = load_resident_best_digits(part, keep);
+        } else {
+          const int2 prefetched = kStagedParts ? make_int2(0, 0) : part_bounds(part);
+          sampled = sample && sample_threshold(
+                                  keep, [] {}, prefetched.x, prefetched.y);
+          DS_PHASE(1);
+          // Unsampled, the filter's threshold takes every element; a lone CTA takes them
+          // through a direct loop, a cluster's through the filter (its kernel has no registers
+          // to spare for a second loop).
+          loaded =
+              sampled || kCluster > 1 ? load_resident_filtered(part) : load_resident_whole(part);
+        }
         DS_PHASE(2);
         if (keep == 0) count = 0;
         if (kCluster == 1 && count > keep) compact(keep, 0u, loaded);

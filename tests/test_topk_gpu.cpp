@@ -287,6 +287,38 @@ TEST_CASE("gpu: rows split over 16-CTA clusters") {
   }
 }
 
+// Rows split over 8 or 16 CTAs that hold their parts whole: f32 rows take their first threshold
+// from the cluster's histogram of key digits (templates/topk_kernel.cuh,
+// load_resident_best_digits), in one round or, where the first would keep too many (narrow
+// rows), two; a plateau at the k-th value leaves more than CTA 0 holds (constant rows), which the
+// cluster then selects together. 16-bit rows take the sample's. Every distribution, both
+// orientations and NaN policies, aligned and unaligned rows.
+TEST_CASE("gpu: split rows held whole, every distribution") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
+    for (int64_t rows : {int64_t{2}, int64_t{8}}) {  // 16-CTA and 8-CTA clusters
+      for (Dist dist : kAllDists) {
+        CaseSpec spec =
+            long_rows(1400 + index, dtype, rows, std::array{1, 50, 512, 2048}[index % 4], dist);
+        spec.n = index % 3 == 0 ? 20000 : 131069;
+        spec.largest = index % 2 == 0;
+        spec.nan_policy =
+            index / 2 % 2 == 0 ? NanPolicy::nan_is_largest : NanPolicy::nan_is_smallest;
+        spec.order = std::array{Order::unsorted, Order::by_value, Order::by_index}[index % 3];
+        const KernelSpec plan = plan_spec(dtype, spec.k, rows, spec.n, device);
+        const int64_t part = (spec.n + 16 + plan.cluster - 1) / plan.cluster + 8;
+        INFO(describe(spec));
+        CHECK(plan.cluster >= 8);
+        CHECK(plan.buffer_words() >= part);
+        CHECK(check_on_gpu("digits " + std::to_string(index++), spec));
+      }
+    }
+  }
+}
+
 // topk() plans 16-CTA clusters only where the GPU holds all of the call's at once
 // (cuOccupancyMaxActiveClusters), and 8-CTA ones otherwise.
 TEST_CASE("gpu: 16-CTA clusters only where the GPU holds them at once") {
@@ -395,7 +427,7 @@ TEST_CASE("gpu: rows that k takes whole, indices only") {
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
-  std::vector<CaseSpec> cases(8);
+  std::vector<CaseSpec> cases(9);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -456,6 +488,10 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[7].n = 40000;
   cases[7].k = 64;
   cases[7].dist = Dist::normal;
+  cases[8].rows = 8;  // 8-CTA clusters held whole, narrow rows: two rounds of key digits
+  cases[8].n = 40000;
+  cases[8].k = 512;
+  cases[8].dist = Dist::narrow;
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
     CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i],

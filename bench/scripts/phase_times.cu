@@ -45,11 +45,22 @@ __device__ __forceinline__ void ds_phase_count(int event) {
 
 namespace {
 
-const char* kPhaseNames[kPhases] = {
-    "start",         "sample",        "load or scan",  "CTA compact",
-    "cluster total", "gather",        "final select",  "write outputs",
-    "sample loads",  "sample select", "compact radix", "compact append",
-    "radix counts",  "radix barrier", "radix scan",    "radix start"};
+const char* kPhaseNames[kPhases] = {"start",
+                                    "sample or part",
+                                    "load or scan",
+                                    "CTA compact",
+                                    "cluster total",
+                                    "gather",
+                                    "final select",
+                                    "write outputs",
+                                    "sample loads or digit count",
+                                    "sample select or digit floor",
+                                    "compact radix",
+                                    "compact append",
+                                    "radix counts",
+                                    "radix barrier",
+                                    "radix scan",
+                                    "radix start"};
 const char* kEventNames[kEvents] = {"compactions", "radix passes", "bin re-ranges", "rescans"};
 
 void check(cudaError_t status, const char* what) {
@@ -256,10 +267,10 @@ void time_phases(const Shape& shape) {
       median(kernel_us), median(span_ns) / 1e3, median(skew_ns) / 1e3, median(slowest_ns) / 1e3);
   const char* roles[2] = {kCluster > 1 ? "CTA 0" : "rows > k",
                           kCluster > 1 ? "others" : "rows <= k"};
-  std::printf("  %-15s %12s %10s %12s %10s\n", "phase ends", roles[0], "cycles", roles[1],
+  std::printf("  %-28s %12s %10s %12s %10s\n", "phase ends", roles[0], "cycles", roles[1],
               "cycles");
   for (int phase = 1; phase < kPhases; ++phase) {
-    std::printf("  %-15s %9.2f us %10.0f %9.2f us %10.0f\n", kPhaseNames[phase],
+    std::printf("  %-28s %9.2f us %10.0f %9.2f us %10.0f\n", kPhaseNames[phase],
                 median(phase_ns[0][phase]) / 1e3, median(phase_cycles[0][phase]),
                 median(phase_ns[1][phase]) / 1e3, median(phase_cycles[1][phase]));
   }
@@ -267,7 +278,7 @@ void time_phases(const Shape& shape) {
     const auto most = [](const std::vector<double>& values) {
       return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
     };
-    std::printf("  %-15s %12.1f %10.0f %12.1f %10.0f   (median, most per CTA)\n",
+    std::printf("  %-28s %12.1f %10.0f %12.1f %10.0f   (median, most per CTA)\n",
                 kEventNames[event], median(events[0][event]), most(events[0][event]),
                 median(events[1][event]), most(events[1][event]));
   }
@@ -310,7 +321,27 @@ void bench_decode_b256() {
   }
 }
 
+// `phase_times clusters`: the planner's kernels for the rows that 8- and 16-CTA clusters hold
+// whole (dsa-decode-b1 and -b8, sample-b1, dsa-bf16-b6), on the bench's normal and ascending
+// buffers in turn (cold, as the bench reads them).
+void resident_clusters() {
+  for (t::Dist dist : {t::Dist::normal, t::Dist::ascending}) {
+    time_phases<ds::F32, 2048, 8192, 4096, 512, 16>(
+        {"dsa-decode-b1", 1, 131072, 2048, Ends::full, dist, 0, 4});
+    time_phases<ds::F32, 2048, 4096, 16384, 512, 8>(
+        {"dsa-decode-b8", 8, 65536, 2048, Ends::full, dist, 0, 4});
+    time_phases<ds::F32, 64, 8192, 1024, 512, 16>(
+        {"sample-b1", 1, 129280, 50, Ends::full, dist, 0, 4});
+    time_phases<ds::BF16, 512, 4096, 16384, 512, 8>(
+        {"dsa-bf16-b6", 6, 131072, 512, Ends::full, dist, 0, 4});
+  }
+}
+
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "clusters") == 0) {
+    resident_clusters();
+    return 0;
+  }
   if (argc > 1 && std::strcmp(argv[1], "bench-bf16") == 0) {
     bench_bf16_buffers();
     return 0;
