@@ -648,6 +648,11 @@ struct TopkRow {
   static const int kRoundVectors = kResidentInFlight * kThreads;
   static const int kRoundBits = kResidentInFlight * kVec;
 
+  // The key of the element that bit u * kVec + j of a round's vectors stands for.
+  DS_DEV u32 round_key(const uint4 (&vectors)[kResidentInFlight], int bit) const {
+    return key_of<T>(element_of(vectors[bit / kVec], bit % kVec), nan_key, invert);
+  }
+
   // The element of the aligned view that bit u * kVec + j of a round at vector `base` stands
   // for: element j of vector u.
   DS_DEV static int round_element(int base, int bit) {
@@ -755,8 +760,7 @@ struct TopkRow {
       for_part_rounds(part, staged, [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
 #pragma unroll
         for (int bit = 0; bit < kRoundBits; ++bit) {
-          const u32 raw = element_of(vectors[bit / kVec], bit % kVec);
-          const u32 offset = key_of<T>(raw, nan_key, invert) - floor;
+          const u32 offset = round_key(vectors, bit) - floor;
           if (((valid >> bit) & 1u) != 0u && offset <= span)
             add_one_shared(hist_at + ((offset >> shift) << 2));
         }
@@ -774,16 +778,14 @@ struct TopkRow {
       span = (1u << shift) - 1u;
       shift = max(shift - kDigitBits, 0);
     }
-    return load_resident_taking(part,
-                                [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
-                                  u32 taken = 0;
+    auto reaching_floor = [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
+      u32 taken = 0;
 #pragma unroll
-                                  for (int bit = 0; bit < kRoundBits; ++bit) {
-                                    const u32 raw = element_of(vectors[bit / kVec], bit % kVec);
-                                    taken |= u32(key_of<T>(raw, nan_key, invert) >= floor) << bit;
-                                  }
-                                  return taken & valid;
-                                });
+      for (int bit = 0; bit < kRoundBits; ++bit)
+        taken |= u32(round_key(vectors, bit) >= floor) << bit;
+      return taken & valid;
+    };
+    return load_resident_taking(part, reaching_floor);
   }
 
   // The digit where the count from the top, over the cluster's histograms (each CTA's counted

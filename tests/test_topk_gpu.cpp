@@ -313,7 +313,7 @@ TEST_CASE("gpu: split rows held whole, every distribution") {
         INFO(describe(spec));
         CHECK(plan.cluster >= 8);
         CHECK(plan.buffer_words() >= part);
-        CHECK(check_on_gpu("digits " + std::to_string(index++), spec));
+        CHECK(check_on_gpu("held whole " + std::to_string(index++), spec));
       }
     }
   }
