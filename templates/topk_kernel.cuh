@@ -67,15 +67,6 @@ struct TopkRow {
   static const u32 kSlack = kB2 / 4;
   // A 16-bit key's lone selects rank a small kept bin (radix_select says why).
   static const bool kRankSmallBins = T::kKeyBits < 32;
-  // A row of 32-bit keys split over 8 or 16 CTAs that hold their parts whole takes its first
-  // threshold from the histogram of its elements' top kDigitBits key bits, summed over the
-  // cluster (load_resident_best_digits), rather than from a sample: exact, so never a rescan, and
-  // ready sooner, since the parts land well before the sample's loads and select end
-  // (bench/results/NOTES.md, Change 58). A 16-bit part holds twice the elements, whose count
-  // cost more than the sample saved.
-  static const bool kDigitFloor = kCluster >= 8 && T::kKeyBits == 32;
-  static const int kDigitBits = 11;
-  static const int kDigitBins = 1 << kDigitBits;
 
   const TopkParams& p;
   u64* cand;
@@ -535,6 +526,24 @@ struct TopkRow {
   // The kernel's dynamic shared memory: the candidate buffer, then the scan's stages.
   static const int kSharedBytes = int(sizeof(u64)) * kCapacity + T::kBytes * kStages * kB;
 
+  // A row of 32-bit keys split over 8 or 16 CTAs that hold their parts whole takes its first
+  // threshold from the histogram of its elements' top kDigitBits key bits, summed over the
+  // cluster (load_resident_best_digits), rather than from a sample: exact, so never a rescan, and
+  // ready sooner, since the parts land well before the sample's loads and select end
+  // (bench/results/NOTES.md, Change 58). The histogram (kDigitWords, digit_histogram) lies
+  // between the part's candidates and its staged copy, so only kernels whose buffer holds it
+  // beside a part of a 131,072-column row take it: the 8-CTA kernels below k = 2048 keep the
+  // sample (their buffer holds such a part with 512 bytes to spare). A 16-bit part holds twice
+  // the elements, whose count cost more than the sample saved.
+  static const int kDigitBits = 11;
+  static const int kDigitBins = 1 << kDigitBits;
+  static const int kDigitGroups = kDigitBins / 32;
+  static const int kDigitWords = kDigitBins + kDigitGroups;
+  static const int kLongRowPart = 131072 / kCluster + kVec;
+  static const bool kDigitFloor =
+      kCluster >= 8 && T::kKeyBits == 32 &&
+      kLongRowPart * (int(sizeof(u64)) + T::kBytes) + kDigitWords * 4 <= kSharedBytes;
+
   // Whether a part of `part` elements is loaded resident: it fits the buffer, and a staged
   // part (at the end of shared memory) lies above every candidate word the part can make, and
   // above the sample's words (at most kSampleElements, and span / kSampleStretch, where span <=
@@ -728,8 +737,6 @@ struct TopkRow {
   // Where a split part's digit histogram lies: past the candidate words the part can make and
   // below the staged part (resident_fits), so that the CTA's candidates do not overwrite it while
   // the cluster's other CTAs read it. kDigitBins counts, then their sums per 32 digits.
-  static const int kDigitGroups = kDigitBins / 32;
-  static const int kDigitWords = kDigitBins + kDigitGroups;
   DS_DEV u32* digit_histogram(int part) const {
     return reinterpret_cast<u32*>(cand + part);
   }
