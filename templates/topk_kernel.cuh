@@ -753,6 +753,7 @@ struct TopkRow {
   DS_DEV Extremes load_resident_best_digits(int part, int keep) {
     u32* hist = digit_histogram(part);
     const u32 hist_at = shared_address(hist);
+    // Keys k with floor <= k <= floor + span are counted.
     u32 floor = 0u;
     u32 span = ~0u;
     int shift = T::kKeyBits - kDigitBits;
@@ -777,12 +778,13 @@ struct TopkRow {
       if (round == 0) saw_nan |= hist[(nan_key ^ invert) >> shift] != 0u;
       // With nothing to keep the part is read for NaN alone; what it takes is dropped.
       if (keep == 0) break;
-      floor += digit_floor(hist, want) << shift;
+      const RadixRange next = digit_range(RadixRange{floor, span}, digit_floor(hist, want), shift);
+      floor = u32(next.low);
       DS_PHASE(9);
       const u32 taken = want - scratch.radix.want + scratch.radix.in_digit;
       if (round > 0 || shift == 0 || taken <= u32(kCapacity / 2)) break;
       want = scratch.radix.want;
-      span = (1u << shift) - 1u;
+      span = u32(next.span);
       shift = max(shift - kDigitBits, 0);
     }
     auto reaching_floor = [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
@@ -810,22 +812,21 @@ struct TopkRow {
     }
     cluster_sync();
     if (warp_id() == 0u) {
-      u32 groups[2] = {0u, 0u};
+      // The cluster's sum of words[index] over its CTAs' copies.
+      auto cluster_sum = [](const u32* words, u32 index) {
+        u32 sum = 0;
 #pragma unroll
-      for (u32 r = 0; r < u32(kCluster); ++r) {
-        const u32* peer_sums = peer_shared(group_sums, r);
-#pragma unroll
-        for (int j = 0; j < 2; ++j) groups[j] += peer_sums[lane_id() * 2u + u32(j)];
-      }
+        for (u32 r = 0; r < u32(kCluster); ++r) sum += peer_shared(words, r)[index];
+        return sum;
+      };
+      const u32 groups[2] = {cluster_sum(group_sums, lane_id() * 2u),
+                             cluster_sum(group_sums, lane_id() * 2u + 1u)};
       locate_digit(groups, want, 0u, scratch.radix);
       __syncwarp();
       const u32 group = scratch.radix.digit;
       const u32 want_in_group = scratch.radix.want;
       __syncwarp();
-      u32 bins[1] = {0u};
-#pragma unroll
-      for (u32 r = 0; r < u32(kCluster); ++r)
-        bins[0] += peer_shared(hist, r)[group * 32u + lane_id()];
+      const u32 bins[1] = {cluster_sum(hist, group * 32u + lane_id())};
       locate_digit(bins, want_in_group, group * 32u, scratch.radix);
     }
     __syncthreads();
