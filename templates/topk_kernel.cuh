@@ -37,6 +37,9 @@ struct TopkScratch {
   u32 final_count;
   u32 kept_count;         // of those, the ones the cluster-wide select kept
   int block_of_step[64];  // the block order, filled 32 steps at a time by warp 0
+  // digit_floor's counts of the CTAs of lower rank: their keys above the digit, and in it.
+  u32 lower_above_digit;
+  u32 lower_in_digit;
 };
 
 template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int kStages, int kBounds,
@@ -88,6 +91,10 @@ struct TopkRow {
   bool saw_nan;
   bool check_nan;  // the call wants row_status, so every NaN must be seen
   int before_me;   // a cluster's candidates in the CTAs of lower rank (cluster_total)
+  // The cluster's `placed_total` candidates are in CTA 0's buffer already, each CTA's at
+  // before_me (load_resident_best_digits).
+  bool placed;
+  int placed_total;
 
   // Offset inside a block of this thread's element e: 16-byte vectors, coalesced per warp.
   DS_DEV static int offset_of(u32 e) {
@@ -692,10 +699,11 @@ struct TopkRow {
   }
 
   // Takes the elements of this CTA's part of the row that `take(base, vectors, valid)` marks in
-  // each round as candidates, in a fixed order (by round, then thread): the whole part fits the
-  // buffer, so nothing is compacted. Returns bounds of this thread's candidates.
+  // each round as candidates, into destination (this CTA's buffer unless placed) in a fixed order
+  // (by round, then thread): the whole part fits the buffer, so nothing is compacted. Returns
+  // bounds of this thread's candidates.
   template <class Take>
-  DS_DEV Extremes load_resident_taking(int part, Take take) {
+  DS_DEV Extremes load_resident_taking(int part, Take take, u64* destination) {
     const u32 column_origin = u32(view_column(0));
     const Raw* staged = resident_staged(part);
     u32 min_key = ~0u;
@@ -714,7 +722,7 @@ struct TopkRow {
             const u32 key = key_of<T>(resident_element(staged, e), nan_key, invert);
             min_key = min(min_key, key);
             max_key = max(max_key, key);
-            cand[slot++] = make_candidate(key, column_origin + u32(e));
+            destination[slot++] = make_candidate(key, column_origin + u32(e));
           }
         });
     return key_bounds(min_key, max_key);
@@ -723,7 +731,8 @@ struct TopkRow {
   // The elements of this CTA's part that beat the threshold.
   DS_DEV Extremes load_resident_filtered(int part) {
     return load_resident_taking(
-        part, [&](int base, const uint4(&vectors)[kResidentInFlight], u32 valid) {
+        part,
+        [&](int base, const uint4(&vectors)[kResidentInFlight], u32 valid) {
           u32 taken = 0;
           u32 level = 0;
           classify_vectors<kResidentInFlight>([&](int u) { return vectors[u]; }, &taken, &level);
@@ -731,7 +740,8 @@ struct TopkRow {
           level &= valid;
           if (level != 0u) taken = settle_level<kRoundBits>(taken, level, view_column(base * kVec));
           return taken;
-        });
+        },
+        cand);
   }
 
   // Where a split part's digit histogram lies: past the candidate words the part can make and
@@ -749,7 +759,10 @@ struct TopkRow {
   // alone, runs when the first would take more than half of CTA 0's buffer (a narrow
   // distribution); keys that a plateau shares stay whole, and the cluster selects them together
   // when they do not fit CTA 0. NaN, whose key is the lowest or the highest, has a first-round
-  // digit of its own.
+  // digit of its own. The histograms tell each CTA how many of the cluster's elements at or above
+  // the floor the CTAs of lower rank hold, so when they fit below CTA 0's histogram, each CTA
+  // stores its own straight into CTA 0's buffer (placed), with no cluster barrier to count them
+  // first.
   DS_DEV Extremes load_resident_best_digits(int part, int keep) {
     u32* hist = digit_histogram(part);
     const u32 hist_at = shared_address(hist);
@@ -758,6 +771,8 @@ struct TopkRow {
     u32 span = ~0u;
     int shift = T::kKeyBits - kDigitBits;
     u32 want = u32(keep);
+    u32 cluster_taken = 0;  // the cluster's elements at or above the floor
+    u32 lower = 0;          // those in the CTAs of lower rank
     for (int round = 0;; ++round) {
       // The other CTAs read the first round's histogram until they have its floor.
       if (round > 0) cluster_sync();
@@ -775,17 +790,27 @@ struct TopkRow {
       });
       __syncthreads();
       DS_PHASE(8);
-      if (round == 0) saw_nan |= hist[(nan_key ^ invert) >> shift] != 0u;
+      const u32 nan_digit = (nan_key ^ invert) >> shift;
+      if (round == 0) saw_nan |= hist[nan_digit] != 0u;
       // With nothing to keep the part is read for NaN alone; what it takes is dropped.
       if (keep == 0) break;
-      const RadixRange next = digit_range(RadixRange{floor, span}, digit_floor(hist, want), shift);
+      const u32 digit = digit_floor(hist, want, round == 0 ? nan_digit : ~0u);
+      const RadixRange next = digit_range(RadixRange{floor, span}, digit, shift);
       floor = u32(next.low);
       DS_PHASE(9);
-      const u32 taken = want - scratch.radix.want + scratch.radix.in_digit;
-      if (round > 0 || shift == 0 || taken <= u32(kCapacity / 2)) break;
+      cluster_taken = u32(keep) - scratch.radix.want + scratch.radix.in_digit;
+      lower += scratch.lower_above_digit;
+      if (round > 0 || shift == 0 || cluster_taken <= u32(kCapacity / 2)) break;
       want = scratch.radix.want;
       span = u32(next.span);
       shift = max(shift - kDigitBits, 0);
+    }
+    placed = keep > 0 && cluster_taken <= u32(min(part, kCapacity));
+    u64* destination = cand;
+    if (placed) {
+      before_me = int(lower + scratch.lower_in_digit);
+      placed_total = int(cluster_taken);
+      if (rank != 0u) destination = peer_shared(cand, 0u) + before_me;
     }
     auto reaching_floor = [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
       u32 taken = 0;
@@ -794,7 +819,7 @@ struct TopkRow {
         taken |= u32(round_key(vectors, bit) >= floor) << bit;
       return taken & valid;
     };
-    return load_resident_taking(part, reaching_floor);
+    return load_resident_taking(part, reaching_floor, destination);
   }
 
   // The digit where the count from the top, over the cluster's histograms (each CTA's counted
@@ -803,7 +828,9 @@ struct TopkRow {
   // its own counts per 32 digits; after one cluster barrier warp 0 of every CTA reads the
   // cluster's sums, finds the 32 digits where the count from the top reaches want, then reads
   // their counts and finds the digit. The other CTAs read `hist` until they return from it.
-  DS_DEV u32 digit_floor(u32* hist, u32 want) {
+  // The counts of the CTAs of lower rank above the digit and in it go to scratch, and saw_nan is
+  // set where any CTA counted a key in nan_digit (none: ~0).
+  DS_DEV u32 digit_floor(u32* hist, u32 want, u32 nan_digit) {
     static_assert(kDigitGroups == 64, "a lane reads two groups' sums");
     u32* group_sums = hist + kDigitBins;
     for (int group = int(warp_id()); group < kDigitGroups; group += kWarps) {
@@ -812,22 +839,43 @@ struct TopkRow {
     }
     cluster_sync();
     if (warp_id() == 0u) {
-      // The cluster's sum of words[index] over its CTAs' copies.
-      auto cluster_sum = [](const u32* words, u32 index) {
+      const u32 lane = lane_id();
+      // The cluster's sum of words[index] over its CTAs' copies; `lower` gets the lower ranks'.
+      auto cluster_sum = [&](const u32* words, u32 index, u32& lower) {
         u32 sum = 0;
+        lower = 0;
 #pragma unroll
-        for (u32 r = 0; r < u32(kCluster); ++r) sum += peer_shared(words, r)[index];
+        for (u32 r = 0; r < u32(kCluster); ++r) {
+          const u32 word = peer_shared(words, r)[index];
+          sum += word;
+          lower += r < rank ? word : 0u;
+        }
         return sum;
       };
-      const u32 groups[2] = {cluster_sum(group_sums, lane_id() * 2u),
-                             cluster_sum(group_sums, lane_id() * 2u + 1u)};
+      if (nan_digit != ~0u)
+        saw_nan |= __any_sync(0xffffffffu, lane_reads_cta(hist + nan_digit) != 0u);
+      u32 lower_groups[2];
+      const u32 groups[2] = {cluster_sum(group_sums, lane * 2u, lower_groups[0]),
+                             cluster_sum(group_sums, lane * 2u + 1u, lower_groups[1])};
       locate_digit(groups, want, 0u, scratch.radix);
       __syncwarp();
       const u32 group = scratch.radix.digit;
       const u32 want_in_group = scratch.radix.want;
       __syncwarp();
-      const u32 bins[1] = {cluster_sum(hist, group * 32u + lane_id())};
+      u32 lower_bin;
+      const u32 bins[1] = {cluster_sum(hist, group * 32u + lane, lower_bin)};
       locate_digit(bins, want_in_group, group * 32u, scratch.radix);
+      __syncwarp();
+      const u32 digit_lane = scratch.radix.digit - group * 32u;
+      const u32 lower_above = (lane * 2u > group ? lower_groups[0] : 0u) +
+                              (lane * 2u + 1u > group ? lower_groups[1] : 0u) +
+                              (lane > digit_lane ? lower_bin : 0u);
+      const u32 lower_in = __shfl_sync(0xffffffffu, lower_bin, digit_lane);
+      const u32 lower_above_sum = __reduce_add_sync(0xffffffffu, lower_above);
+      if (lane == 0u) {
+        scratch.lower_above_digit = lower_above_sum;
+        scratch.lower_in_digit = lower_in;
+      }
     }
     __syncthreads();
     return scratch.radix.digit;
@@ -884,7 +932,8 @@ struct TopkRow {
     }
     if (rank != 0u) {
       u64* destination = peer_shared(cand, 0u) + before_me;
-      for (int i = threadIdx.x; i < count; i += kThreads) destination[i] = cand[i];
+      if (!placed)
+        for (int i = threadIdx.x; i < count; i += kThreads) destination[i] = cand[i];
     } else {
       count = total;
     }
@@ -1024,6 +1073,7 @@ struct TopkRow {
     const bool resident = resident_fits(part);
     const bool reading = keep > 0 || check_nan;  // with nothing to keep, only NaN is looked for
     int total = 0;
+    placed = false;
     for (bool sample = keep > 0;; sample = false) {
       start_scan(keep);
       bool sampled = false;
@@ -1052,7 +1102,7 @@ struct TopkRow {
         if (count > keep) compact(keep, 0u);
       }
       DS_PHASE(3);
-      total = kCluster > 1 ? cluster_total() : count;
+      total = placed ? placed_total : kCluster > 1 ? cluster_total() : count;
       DS_PHASE(4);
       if (!sampled || total >= keep) break;
       DS_COUNT(3);
