@@ -90,7 +90,7 @@ struct TopkRow {
   u32 parity;       // which warp_totals buffer the next scan uses
   bool saw_nan;
   bool check_nan;  // the call wants row_status, so every NaN must be seen
-  int before_me;   // a cluster's candidates in the CTAs of lower rank (cluster_total)
+  int before_me;   // a cluster's candidates in the CTAs of lower rank (cluster_total, or digits)
   // The cluster's `placed_total` candidates are in CTA 0's buffer already, each CTA's at
   // before_me (load_resident_best_digits).
   bool placed;
@@ -914,8 +914,9 @@ struct TopkRow {
   // cluster's CTAs first select the best `keep` together (one radix select with histograms summed
   // over the cluster) and each keeps its share in place. Each other CTA stores its share into
   // CTA 0's buffer itself (stores into distributed shared memory do not wait for a reply, which
-  // CTA 0's loads of the peers' shares did: bench/results/NOTES.md, nineteenth session). Returns
-  // false in the other CTAs; CTA 0 then holds min(keep, total) candidates.
+  // CTA 0's loads of the peers' shares did: bench/results/NOTES.md, nineteenth session), unless
+  // its take placed them there already. Returns false in the other CTAs; CTA 0 then holds
+  // min(keep, total) candidates.
   DS_DEV bool select_across_cluster(int keep, int total) {
     const bool selecting = total > keep && total > kCapacity;
     if (selecting) {
