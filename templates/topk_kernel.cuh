@@ -546,10 +546,12 @@ struct TopkRow {
   static const int kDigitBins = 1 << kDigitBits;
   static const int kDigitGroups = kDigitBins / 32;
   static const int kDigitWords = kDigitBins + kDigitGroups;
+  // The largest part whose candidate words, histogram and staged copy fit the buffer together.
+  static const int kDigitPartLimit =
+      (kSharedBytes - kDigitWords * 4) / (int(sizeof(u64)) + T::kBytes);
   static const int kLongRowPart = 131072 / kCluster + kVec;
   static const bool kDigitFloor =
-      kCluster >= 8 && T::kKeyBits == 32 &&
-      kLongRowPart * (int(sizeof(u64)) + T::kBytes) + kDigitWords * 4 <= kSharedBytes;
+      kCluster >= 8 && T::kKeyBits == 32 && kLongRowPart <= kDigitPartLimit;
 
   // Whether a part of `part` elements is loaded resident: it fits the buffer, and a staged
   // part (at the end of shared memory) lies above every candidate word the part can make, and
@@ -558,9 +560,8 @@ struct TopkRow {
   DS_DEV static bool resident_fits(int part) {
     if (part > kCapacity) return false;
     if (!kStagedParts) return true;
+    if (kDigitFloor) return part <= kDigitPartLimit;
     const int staged_bytes = part * T::kBytes;
-    if (kDigitFloor)
-      return part * int(sizeof(u64)) + kDigitWords * 4 + staged_bytes <= kSharedBytes;
     const int sample_words = min(kSampleElements, part * kCluster / kSampleStretch);
     return max(part, sample_words) * int(sizeof(u64)) + staged_bytes <= kSharedBytes;
   }
