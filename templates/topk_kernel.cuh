@@ -91,10 +91,10 @@ struct TopkRow {
   bool saw_nan;
   bool check_nan;  // the call wants row_status, so every NaN must be seen
   int before_me;   // a cluster's candidates in the CTAs of lower rank (cluster_total, or digits)
-  // The cluster's `placed_total` candidates are in CTA 0's buffer already, each CTA's at
-  // before_me (load_resident_best_digits).
-  bool placed;
-  int placed_total;
+  // The cluster's candidates (`known_total`) and before_me are known without cluster_total
+  // (load_resident_best_digits).
+  bool shares_known;
+  int known_total;
 
   // Offset inside a block of this thread's element e: 16-byte vectors, coalesced per warp.
   DS_DEV static int offset_of(u32 e) {
@@ -700,11 +700,10 @@ struct TopkRow {
   }
 
   // Takes the elements of this CTA's part of the row that `take(base, vectors, valid)` marks in
-  // each round as candidates, into destination (this CTA's buffer unless placed) in a fixed order
-  // (by round, then thread): the whole part fits the buffer, so nothing is compacted. Returns
-  // bounds of this thread's candidates.
+  // each round as candidates, in a fixed order (by round, then thread): the whole part fits the
+  // buffer, so nothing is compacted. Returns bounds of this thread's candidates.
   template <class Take>
-  DS_DEV Extremes load_resident_taking(int part, Take take, u64* destination) {
+  DS_DEV Extremes load_resident_taking(int part, Take take) {
     const u32 column_origin = u32(view_column(0));
     const Raw* staged = resident_staged(part);
     u32 min_key = ~0u;
@@ -723,7 +722,7 @@ struct TopkRow {
             const u32 key = key_of<T>(resident_element(staged, e), nan_key, invert);
             min_key = min(min_key, key);
             max_key = max(max_key, key);
-            destination[slot++] = make_candidate(key, column_origin + u32(e));
+            cand[slot++] = make_candidate(key, column_origin + u32(e));
           }
         });
     return key_bounds(min_key, max_key);
@@ -732,8 +731,7 @@ struct TopkRow {
   // The elements of this CTA's part that beat the threshold.
   DS_DEV Extremes load_resident_filtered(int part) {
     return load_resident_taking(
-        part,
-        [&](int base, const uint4(&vectors)[kResidentInFlight], u32 valid) {
+        part, [&](int base, const uint4(&vectors)[kResidentInFlight], u32 valid) {
           u32 taken = 0;
           u32 level = 0;
           classify_vectors<kResidentInFlight>([&](int u) { return vectors[u]; }, &taken, &level);
@@ -741,8 +739,7 @@ struct TopkRow {
           level &= valid;
           if (level != 0u) taken = settle_level<kRoundBits>(taken, level, view_column(base * kVec));
           return taken;
-        },
-        cand);
+        });
   }
 
   // Where a split part's digit histogram lies: past the candidate words the part can make and
@@ -761,9 +758,8 @@ struct TopkRow {
   // distribution); keys that a plateau shares stay whole, and the cluster selects them together
   // when they do not fit CTA 0. NaN, whose key is the lowest or the highest, has a first-round
   // digit of its own. The histograms tell each CTA how many of the cluster's elements at or above
-  // the floor the CTAs of lower rank hold, so when they fit below CTA 0's histogram, each CTA
-  // stores its own straight into CTA 0's buffer (placed), with no cluster barrier to count them
-  // first.
+  // the floor the CTAs of lower rank hold: where its candidates go in CTA 0's buffer, with no
+  // cluster barrier to count them first (shares_known).
   DS_DEV Extremes load_resident_best_digits(int part, int keep) {
     u32* hist = digit_histogram(part);
     const u32 hist_at = shared_address(hist);
@@ -806,12 +802,11 @@ struct TopkRow {
       span = u32(next.span);
       shift = max(shift - kDigitBits, 0);
     }
-    placed = keep > 0 && cluster_taken <= u32(min(part, kCapacity));
-    u64* destination = cand;
-    if (placed) {
+    // Shares that fit below CTA 0's histogram may be stored there while the cluster reads it.
+    shares_known = keep > 0 && cluster_taken <= u32(min(part, kCapacity));
+    if (shares_known) {
       before_me = int(lower + scratch.lower_in_digit);
-      placed_total = int(cluster_taken);
-      if (rank != 0u) destination = peer_shared(cand, 0u) + before_me;
+      known_total = int(cluster_taken);
     }
     auto reaching_floor = [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
       u32 taken = 0;
@@ -820,7 +815,7 @@ struct TopkRow {
         taken |= u32(round_key(vectors, bit) >= floor) << bit;
       return taken & valid;
     };
-    return load_resident_taking(part, reaching_floor, destination);
+    return load_resident_taking(part, reaching_floor);
   }
 
   // The digit where the count from the top, over the cluster's histograms (each CTA's counted
@@ -853,8 +848,8 @@ struct TopkRow {
         }
         return sum;
       };
-      if (nan_digit != ~0u)
-        saw_nan |= __any_sync(0xffffffffu, lane_reads_cta(hist + nan_digit) != 0u);
+      // Read beside the group sums, looked at last: a remote round of its own otherwise.
+      const u32 nan_count = nan_digit != ~0u ? lane_reads_cta(hist + nan_digit) : 0u;
       u32 lower_groups[2];
       const u32 groups[2] = {cluster_sum(group_sums, lane * 2u, lower_groups[0]),
                              cluster_sum(group_sums, lane * 2u + 1u, lower_groups[1])};
@@ -877,6 +872,7 @@ struct TopkRow {
         scratch.lower_above_digit = lower_above_sum;
         scratch.lower_in_digit = lower_in;
       }
+      saw_nan |= __any_sync(0xffffffffu, nan_count != 0u);
     }
     __syncthreads();
     return scratch.radix.digit;
@@ -910,14 +906,14 @@ struct TopkRow {
     return int(__reduce_add_sync(0xffffffffu, lane_share));
   }
 
-  // After cluster_total: the cluster's `total` candidates are placed in CTA 0's buffer, in rank
-  // order, and CTA 0 selects the best `keep` of them. When they do not fit its buffer, the
-  // cluster's CTAs first select the best `keep` together (one radix select with histograms summed
-  // over the cluster) and each keeps its share in place. Each other CTA stores its share into
-  // CTA 0's buffer itself (stores into distributed shared memory do not wait for a reply, which
-  // CTA 0's loads of the peers' shares did: bench/results/NOTES.md, nineteenth session), unless
-  // its take placed them there already. Returns false in the other CTAs; CTA 0 then holds
-  // min(keep, total) candidates.
+  // After cluster_total (or a digit floor that knew the shares): the cluster's `total` candidates
+  // are placed in CTA 0's buffer, in rank order, and CTA 0 selects the best `keep` of them. When
+  // they do not fit its buffer, the cluster's CTAs first select the best `keep` together (one
+  // radix select with histograms summed over the cluster) and each keeps its share in place.
+  // Each other CTA stores its share into CTA 0's buffer itself (stores into distributed shared
+  // memory do not wait for a reply, which CTA 0's loads of the peers' shares did:
+  // bench/results/NOTES.md, nineteenth session). Returns false in the other CTAs; CTA 0 then
+  // holds min(keep, total) candidates.
   DS_DEV bool select_across_cluster(int keep, int total) {
     const bool selecting = total > keep && total > kCapacity;
     if (selecting) {
@@ -933,9 +929,10 @@ struct TopkRow {
       total = place_shares(lane_reads_cta(&scratch.kept_count));
     }
     if (rank != 0u) {
+      // The words that this CTA's other threads took: no cluster_total barrier came between.
+      if (shares_known) __syncthreads();
       u64* destination = peer_shared(cand, 0u) + before_me;
-      if (!placed)
-        for (int i = threadIdx.x; i < count; i += kThreads) destination[i] = cand[i];
+      for (int i = threadIdx.x; i < count; i += kThreads) destination[i] = cand[i];
     } else {
       count = total;
     }
@@ -1075,7 +1072,7 @@ struct TopkRow {
     const bool resident = resident_fits(part);
     const bool reading = keep > 0 || check_nan;  // with nothing to keep, only NaN is looked for
     int total = 0;
-    placed = false;
+    shares_known = false;
     for (bool sample = keep > 0;; sample = false) {
       start_scan(keep);
       bool sampled = false;
@@ -1104,7 +1101,7 @@ struct TopkRow {
         if (count > keep) compact(keep, 0u);
       }
       DS_PHASE(3);
-      total = placed ? placed_total : kCluster > 1 ? cluster_total() : count;
+      total = shares_known ? known_total : kCluster > 1 ? cluster_total() : count;
       DS_PHASE(4);
       if (!sampled || total >= keep) break;
       DS_COUNT(3);
