@@ -359,6 +359,23 @@ struct TopkRow {
     compact(keep, slack, strided_extremes<kThreads>(cand, count));
   }
 
+  // The final select of at most kThreads candidates (keep < count), by rank: thread i counts the
+  // words above cand[i] (words are unique, the loads broadcasts) and moves it to that slot when
+  // it is among the best keep, which leaves them sorted. One loop and two barriers, where a radix
+  // select of a few hundred words takes two passes of four barriers and an append (~3 us on
+  // sample-b1: bench/results/NOTES.md, Change 59).
+  DS_DEV void select_by_rank(int keep) {
+    __syncthreads();
+    const int i = int(threadIdx.x);
+    const u64 mine = i < count ? cand[i] : 0ull;
+    int above = 0;
+#pragma unroll 8
+    for (int j = 0; j < count; ++j) above += cand[j] > mine ? 1 : 0;
+    __syncthreads();
+    if (i < count && above < keep) cand[above] = mine;
+    count = keep;
+  }
+
   // Asks L2 for elements [lo, hi) of the aligned view, one 128-byte line per thread at a time.
   DS_DEV void prefetch(int lo, int hi) const {
     constexpr int kLine = 128 / T::kBytes;
@@ -940,7 +957,13 @@ struct TopkRow {
     cluster_sync();
     DS_PHASE(5);
     if (rank != 0u) return false;
-    if (count > keep) compact(keep, 0u);
+    if (count > keep) {
+      if (count <= kThreads) {
+        select_by_rank(keep);
+      } else {
+        compact(keep, 0u);
+      }
+    }
     DS_PHASE(6);
     return true;
   }
