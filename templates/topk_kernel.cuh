@@ -95,6 +95,10 @@ struct TopkRow {
   // (load_resident_best_digits).
   bool shares_known;
   int known_total;
+  // With shares_known: the key range of the floor's digit and how many of the cluster's
+  // candidates in it the row keeps (those above it are all kept).
+  Extremes floor_bin;
+  u32 want_in_floor_bin;
 
   // Offset inside a block of this thread's element e: 16-byte vectors, coalesced per warp.
   DS_DEV static int offset_of(u32 e) {
@@ -374,6 +378,20 @@ struct TopkRow {
     __syncthreads();
     if (i < count && above < keep) cand[above] = mine;
     count = keep;
+  }
+
+  // The final select of a cluster whose digit floor knew the shares: every candidate above the
+  // floor's digit is kept, so the radix select starts from that digit's keys and the number still
+  // wanted in it. Started from the buffer's extremes, its first pass split the range above the
+  // digit too, and the digit fell into few of its bins (decode-b1 and decode-b8 -11%:
+  // bench/results/NOTES.md, Change 60).
+  DS_DEV void select_in_floor_bin() {
+    __syncthreads();
+    const u64 bound =
+        radix_select<kThreads, 1>(cand, count, want_in_floor_bin, 0u, floor_bin, scratch.radix);
+    u64 ignored = ~0ull;
+    count = int(append_if(
+        cand, count, 0u, [&](u64 c) { return c >= bound; }, &ignored));
   }
 
   // Asks L2 for elements [lo, hi) of the aligned view, one 128-byte line per thread at a time.
@@ -780,7 +798,7 @@ struct TopkRow {
   DS_DEV Extremes load_resident_best_digits(int part, int keep) {
     u32* hist = digit_histogram(part);
     const u32 hist_at = shared_address(hist);
-    // Keys k with floor <= k <= floor + span are counted.
+    // Keys k with floor <= k <= floor + span are counted; after the last round, the floor's digit.
     u32 floor = 0u;
     u32 span = ~0u;
     int shift = T::kKeyBits - kDigitBits;
@@ -811,12 +829,12 @@ struct TopkRow {
       const u32 digit = digit_floor(hist, want, round == 0 ? nan_digit : ~0u);
       const RadixRange next = digit_range(RadixRange{floor, span}, digit, shift);
       floor = u32(next.low);
+      span = u32(next.span);
       DS_PHASE(9);
       cluster_taken = u32(keep) - scratch.radix.want + scratch.radix.in_digit;
       lower += scratch.lower_above_digit;
       if (round > 0 || shift == 0 || cluster_taken <= u32(kCapacity / 2)) break;
       want = scratch.radix.want;
-      span = u32(next.span);
       shift = max(shift - kDigitBits, 0);
     }
     // Shares that fit below CTA 0's histogram may be stored there while the cluster reads it.
@@ -824,6 +842,8 @@ struct TopkRow {
     if (shares_known) {
       before_me = int(lower + scratch.lower_in_digit);
       known_total = int(cluster_taken);
+      floor_bin = key_bounds(floor, floor + span);
+      want_in_floor_bin = scratch.radix.want;
     }
     auto reaching_floor = [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
       u32 taken = 0;
@@ -960,6 +980,8 @@ struct TopkRow {
     if (count > keep) {
       if (count <= kThreads) {
         select_by_rank(keep);
+      } else if (kDigitFloor && shares_known) {
+        select_in_floor_bin();
       } else {
         compact(keep, 0u);
       }
