@@ -366,8 +366,9 @@ struct TopkRow {
   // The final select of at most kThreads candidates (keep < count), by rank: thread i counts the
   // words above cand[i] (words are unique, the loads broadcasts) and moves it to that slot when
   // it is among the best keep, which leaves them sorted. One loop and two barriers, where a radix
-  // select of a few hundred words takes two passes of four barriers and an append (~3 us on
-  // sample-b1: bench/results/NOTES.md, Change 59).
+  // select of a few hundred words takes passes of four barriers and an append, many of them where
+  // keys tie or crowd (sample-b1 relu_ties -13.5%, ascending -9.5%: bench/results/NOTES.md,
+  // twenty-third session).
   DS_DEV void select_by_rank(int keep) {
     __syncthreads();
     const int i = int(threadIdx.x);
