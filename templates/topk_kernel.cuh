@@ -981,7 +981,7 @@ struct TopkRow {
     if (count > keep) {
       if (count <= kThreads) {
         select_by_rank(keep);
-      } else if (kDigitFloor && shares_known) {
+      } else if (kDigitFloor && shares_known) {  // kDigitFloor: only those kernels carry it
         select_in_floor_bin();
       } else {
         compact(keep, 0u);
