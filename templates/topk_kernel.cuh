@@ -351,11 +351,17 @@ struct TopkRow {
     const u64 bound = radix_select<kThreads, 1, kRankSmallBins>(cand, count, u32(keep), slack, mine,
                                                                 scratch.radix);
     DS_PHASE(10);
+    const u64 worst = keep_at_or_above(bound);
+    DS_PHASE(11);
+    set_threshold(block_min<kWarps>(worst, scratch.warp_min));
+  }
+
+  // Keeps the candidates c >= bound, in place, and returns the smallest this thread kept.
+  DS_DEV u64 keep_at_or_above(u64 bound) {
     u64 worst = ~0ull;
     count = int(append_if(
         cand, count, 0u, [&](u64 c) { return c >= bound; }, &worst));
-    DS_PHASE(11);
-    set_threshold(block_min<kWarps>(worst, scratch.warp_min));
+    return worst;
   }
 
   DS_DEV void compact(int keep, u32 slack) {
@@ -388,11 +394,8 @@ struct TopkRow {
   // bench/results/NOTES.md, Change 60).
   DS_DEV void select_in_floor_bin() {
     __syncthreads();
-    const u64 bound =
-        radix_select<kThreads, 1>(cand, count, want_in_floor_bin, 0u, floor_bin, scratch.radix);
-    u64 ignored = ~0ull;
-    count = int(append_if(
-        cand, count, 0u, [&](u64 c) { return c >= bound; }, &ignored));
+    keep_at_or_above(
+        radix_select<kThreads, 1>(cand, count, want_in_floor_bin, 0u, floor_bin, scratch.radix));
   }
 
   // Asks L2 for elements [lo, hi) of the aligned view, one 128-byte line per thread at a time.
@@ -956,11 +959,8 @@ struct TopkRow {
     const bool selecting = total > keep && total > kCapacity;
     if (selecting) {
       const Extremes mine = strided_extremes<kThreads>(cand, count);
-      const u64 bound =
-          radix_select<kThreads, kCluster>(cand, count, u32(keep), 0u, mine, scratch.radix);
-      u64 ignored = ~0ull;
-      count = int(append_if(
-          cand, count, 0u, [&](u64 c) { return c >= bound; }, &ignored));
+      keep_at_or_above(
+          radix_select<kThreads, kCluster>(cand, count, u32(keep), 0u, mine, scratch.radix));
       if (threadIdx.x == 0) scratch.kept_count = u32(count);
       cluster_sync();
       // The shares are the kept words now.
@@ -979,7 +979,10 @@ struct TopkRow {
     DS_PHASE(5);
     if (rank != 0u) return false;
     if (count > keep) {
-      if (count <= kThreads) {
+      // Only kernels with k_max below their thread count rank: in the others its unused code
+      // cost bf16-b6 1%, and 300 of 129,280 ranked among up to 512 words ran 22% slower on
+      // relu_ties rows than by radix (bench/results/NOTES.md, twenty-fourth session).
+      if (kKMax < kThreads && count <= kThreads) {
         select_by_rank(keep);
       } else if (kDigitFloor && shares_known) {  // kDigitFloor: only those kernels carry it
         select_in_floor_bin();
