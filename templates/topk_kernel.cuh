@@ -1147,7 +1147,11 @@ struct TopkRow {
       } else if (reading) {
         sampled = scan(keep, sample);
         DS_PHASE(2);
-        if (count > keep) compact(keep, 0u);
+        // A cluster's CTA leaves its candidates to CTA 0's select while its share of CTA 0's
+        // buffer holds them: the threshold's spread put some CTA of decode-b64's 128 above k in
+        // nearly every call, and its compaction held up the call (bench/results/NOTES.md,
+        // twenty-fourth session).
+        if (count > (kCluster > 1 ? max(keep, kCapacity / kCluster) : keep)) compact(keep, 0u);
       }
       DS_PHASE(3);
       total = shares_known ? known_total : kCluster > 1 ? cluster_total() : count;
