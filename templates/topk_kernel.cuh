@@ -572,15 +572,17 @@ struct TopkRow {
   // The kernel's dynamic shared memory: the candidate buffer, then the scan's stages.
   static const int kSharedBytes = int(sizeof(u64)) * kCapacity + T::kBytes * kStages * kB;
 
-  // A row of 32-bit keys split over 8 or 16 CTAs that hold their parts whole takes its first
-  // threshold from the histogram of its elements' top kDigitBits key bits, summed over the
-  // cluster (load_resident_best_digits), rather than from a sample: exact, so never a rescan, and
-  // ready sooner, since the parts land well before the sample's loads and select end
-  // (bench/results/NOTES.md, Change 58). The histogram (kDigitWords, digit_histogram) lies
-  // between the part's candidates and its staged copy, so only kernels whose buffer holds it
-  // beside a part of a 131,072-column row take it: the 8-CTA kernels below k = 2048 keep the
-  // sample (their buffer holds such a part with 512 bytes to spare). A 16-bit part holds twice
-  // the elements, whose count cost more than the sample saved.
+  // A row split over 8 or 16 CTAs that hold their parts whole takes its first threshold from the
+  // histogram of its elements' top kDigitBits key bits, summed over the cluster
+  // (load_resident_best_digits), rather than from a sample: exact, so never a rescan, and ready
+  // sooner, since the parts land well before the sample's loads and select end
+  // (bench/results/NOTES.md, Change 58). The histogram (kDigitWords, digit_histogram) lies between
+  // the part's candidates and its staged copy, so only kernels whose buffer holds it beside a part
+  // of a 131,072-column row take it: f32 8-CTA kernels below k = 2048 keep the sample (their buffer
+  // holds such a part with 512 bytes to spare). A 16-bit part holds twice the elements, whose count
+  // costs more than the sample saves (k = 200..2048: +4..+58%), but at k <= 64 the sample keeps its
+  // least margin, ~8x k of the row, and the digits ran 5-26% faster (ascending f16 rows +6%):
+  // bench/results/NOTES.md, twenty-fourth session.
   static const int kDigitBits = 11;
   static const int kDigitBins = 1 << kDigitBits;
   static const int kDigitGroups = kDigitBins / 32;
@@ -590,7 +592,7 @@ struct TopkRow {
       (kSharedBytes - kDigitWords * 4) / (int(sizeof(u64)) + T::kBytes);
   static const int kLongRowPart = 131072 / kCluster + kVec;
   static const bool kDigitFloor =
-      kCluster >= 8 && T::kKeyBits == 32 && kLongRowPart <= kDigitPartLimit;
+      kCluster >= 8 && (T::kKeyBits == 32 || kKMax <= 64) && kLongRowPart <= kDigitPartLimit;
 
   // Whether a part of `part` elements is loaded resident: it fits the buffer, and a staged
   // part (at the end of shared memory) lies above every candidate word the part can make, and

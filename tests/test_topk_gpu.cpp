@@ -287,12 +287,12 @@ TEST_CASE("gpu: rows split over 16-CTA clusters") {
   }
 }
 
-// Rows split over 8 or 16 CTAs that hold their parts whole: f32 rows take their first threshold
-// from the cluster's histogram of key digits (templates/topk_kernel.cuh,
-// load_resident_best_digits), in one round or, where the first would keep too many (narrow
-// rows), two; a plateau at the k-th value leaves more than CTA 0 holds (constant rows), which the
-// cluster then selects together. 16-bit rows take the sample's. Every distribution, both
-// orientations and NaN policies, aligned and unaligned rows.
+// Rows split over 8 or 16 CTAs that hold their parts whole: f32 rows, and 16-bit rows at k <= 64,
+// take their first threshold from the cluster's histogram of key digits
+// (templates/topk_kernel.cuh, load_resident_best_digits), in one round or, where the first would
+// keep too many (narrow rows), two; a plateau at the k-th value leaves more than CTA 0 holds
+// (constant rows), which the cluster then selects together. 16-bit rows at larger k take the
+// sample's. Every distribution, both orientations and NaN policies, aligned and unaligned rows.
 TEST_CASE("gpu: split rows held whole, every distribution") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
