@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compile_ahead.hpp"
@@ -321,27 +322,29 @@ TEST_CASE("gpu: split rows held whole, every distribution") {
 
 // A lone NaN in the last CTA's part of a row held whole by an 8- or 16-CTA cluster: CTA 0, which
 // writes row_status, learns of it only from that CTA's NaN digit, which the digit floor reads
-// without cluster_total. Odd rows hold the NaN, even rows none; NaN never chosen
-// (nan_is_smallest) leaves row_status the only witness.
+// without cluster_total (f32 rows, and 16-bit rows at k <= 64). Odd rows hold the NaN, even rows
+// none; NaN never chosen (nan_is_smallest) leaves row_status the only witness.
 TEST_CASE("gpu: a NaN only in the last part of split rows held whole") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
   int index = 0;
-  for (int64_t rows : {int64_t{2}, int64_t{8}}) {
-    for (NanPolicy policy : {NanPolicy::nan_is_largest, NanPolicy::nan_is_smallest}) {
-      for (bool largest : {true, false}) {
-        CaseSpec spec = long_rows(1500 + index, DType::f32, rows, 2048, Dist::normal);
-        spec.largest = largest;
-        spec.nan_policy = policy;
-        spec.layout.row_status = true;
-        INFO(describe(spec));
-        CHECK(check_on_gpu("NaN in the last part " + std::to_string(index++), spec,
-                           [](Problem& problem) {
-                             for (int64_t r = 1; r < problem.rows; r += 2) {
-                               problem.x[r * problem.stride() + problem.n - 1 - r] =
-                                   nan_bits(problem.dtype, false, 1u);
-                             }
-                           }));
+  for (const auto& [dtype, k] : {std::pair{DType::f32, 2048}, std::pair{DType::bf16, 50}}) {
+    for (int64_t rows : {int64_t{2}, int64_t{8}}) {
+      for (NanPolicy policy : {NanPolicy::nan_is_largest, NanPolicy::nan_is_smallest}) {
+        for (bool largest : {true, false}) {
+          CaseSpec spec = long_rows(1500 + index, dtype, rows, k, Dist::normal);
+          spec.largest = largest;
+          spec.nan_policy = policy;
+          spec.layout.row_status = true;
+          INFO(describe(spec));
+          CHECK(check_on_gpu("NaN in the last part " + std::to_string(index++), spec,
+                             [](Problem& problem) {
+                               for (int64_t r = 1; r < problem.rows; r += 2) {
+                                 problem.x[r * problem.stride() + problem.n - 1 - r] =
+                                     nan_bits(problem.dtype, false, 1u);
+                               }
+                             }));
+        }
       }
     }
   }
