@@ -7,7 +7,7 @@ namespace ds {
 // by_low_word: order by the low 32 bits only (the complemented column: ascending column).
 // Compare-exchanges of words less than 32 places apart run between the lanes of a warp (word e
 // in lane e % 32), so that only the strides of 32 and more take a barrier each: 512 words take 15
-// barriers instead of 45 (sample-b64 -9.3%: bench/results/NOTES.md, Change 63).
+// barriers instead of 45 (sample-b64 -9.3%: bench/results/NOTES.md, Change 69).
 template <int kThreads>
 DS_DEV void bitonic_sort_descending(u64* data, int size, bool by_low_word) {
   const u64 key_mask = by_low_word ? 0xffffffffull : ~0ull;
