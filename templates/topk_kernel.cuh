@@ -374,7 +374,10 @@ struct TopkRow {
   // it is among the best keep, which leaves them sorted. One loop and two barriers, where a radix
   // select of a few hundred words takes passes of four barriers and an append, many of them where
   // keys tie or crowd (sample-b1 relu_ties -13.5%, ascending -9.5%: bench/results/NOTES.md,
-  // twenty-third session).
+  // twenty-third session). Only kernels with k_max below their thread count carry it: in the
+  // others its unused code cost bf16-b6 1%, and 300 of 129,280 ranked among up to 512 words ran
+  // 22% slower on relu_ties rows than by radix (bench/results/NOTES.md, twenty-fourth session).
+  static const bool kRanksFinalSelect = kKMax < kThreads;
   DS_DEV void select_by_rank(int keep) {
     __syncthreads();
     const int i = int(threadIdx.x);
@@ -981,10 +984,7 @@ struct TopkRow {
     DS_PHASE(5);
     if (rank != 0u) return false;
     if (count > keep) {
-      // Only kernels with k_max below their thread count rank: in the others its unused code
-      // cost bf16-b6 1%, and 300 of 129,280 ranked among up to 512 words ran 22% slower on
-      // relu_ties rows than by radix (bench/results/NOTES.md, twenty-fourth session).
-      if (kKMax < kThreads && count <= kThreads) {
+      if (kRanksFinalSelect && count <= kThreads) {
         select_by_rank(keep);
       } else if (kDigitFloor && shares_known) {  // kDigitFloor: only those kernels carry it
         select_in_floor_bin();
