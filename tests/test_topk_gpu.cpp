@@ -350,6 +350,46 @@ TEST_CASE("gpu: a NaN only in the last part of split rows held whole") {
   }
 }
 
+// 16-bit rows held whole by 8- or 16-CTA clusters (the digit floor at k <= 64, the sample's
+// threshold above: templates/topk_kernel.cuh, kDigitFloor) with every output option, per-row k
+// (0 among them), ragged and decode bounds, on rows whose k-th value is tied across CTAs
+// (constant, quantized, relu_ties) or not.
+TEST_CASE("gpu: 16-bit rows held whole by clusters, every output option") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (DType dtype : {DType::bf16, DType::f16}) {
+    for (int64_t rows : {int64_t{2}, int64_t{8}}) {  // 16-CTA and 8-CTA clusters
+      for (Dist dist : {Dist::normal, Dist::constant, Dist::quantized, Dist::relu_ties}) {
+        CaseSpec spec =
+            long_rows(1600 + index, dtype, rows, std::array{512, 7, 2048}[index % 3], dist);
+        std::mt19937_64 rng(spec.seed);
+        spec.n = std::array<int64_t, 3>{131069, 131072, 65537}[rng() % 3];
+        spec.bounds = std::array{Bounds::full, Bounds::ragged, Bounds::decode}[rng() % 3];
+        spec.next_n = 2;
+        spec.per_row_k = rng() % 2 == 0;
+        spec.index_offset = rng() % 2 == 0;
+        spec.page_table = rng() % 2 == 0;
+        spec.row_to_batch = spec.page_table && rng() % 2 == 0;
+        spec.largest = rng() % 2 == 0;
+        spec.order = std::array{Order::unsorted, Order::unsorted, Order::by_value}[rng() % 3];
+        spec.nan_policy = rng() % 2 == 0 ? NanPolicy::nan_is_largest : NanPolicy::nan_is_smallest;
+        spec.fill_index = std::array<int64_t, 3>{-1, 7, INT32_MIN}[rng() % 3];
+        spec.fill_value = rng() % 2 == 0 ? std::optional<double>(-1.5) : std::nullopt;
+        spec.layout.index_type = rng() % 2 == 0 ? IndexType::i32 : IndexType::i64;
+        spec.layout.ld_idx = spec.k + 3;
+        spec.layout.ld_val = spec.k + 1;
+        spec.layout.raw_indices = spec.page_table && rng() % 2 == 0;
+        spec.layout.x_shift = static_cast<int>(rng() % 2);
+        INFO(describe(spec));
+        CHECK(plan_spec(dtype, spec.k, rows, spec.n, device).cluster >= 8);
+        CHECK(check_on_gpu("16-bit held whole " + std::to_string(index++), spec));
+      }
+    }
+  }
+}
+
 // topk() plans 16-CTA clusters only where the GPU holds all of the call's at once
 // (cuOccupancyMaxActiveClusters), and 8-CTA ones otherwise.
 TEST_CASE("gpu: 16-CTA clusters only where the GPU holds them at once") {
@@ -458,7 +498,7 @@ TEST_CASE("gpu: rows that k takes whole, indices only") {
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
-  std::vector<CaseSpec> cases(9);
+  std::vector<CaseSpec> cases(11);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -523,6 +563,18 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[8].n = 40000;
   cases[8].k = 512;
   cases[8].dist = Dist::narrow;
+  cases[9].dtype = DType::bf16;  // 16-CTA clusters held whole, ties across CTAs
+  cases[9].rows = 2;
+  cases[9].n = 131069;
+  cases[9].k = 512;
+  cases[9].dist = Dist::quantized;
+  cases[9].layout.x_shift = 1;
+  cases[10].dtype = DType::f16;  // 8-CTA clusters held whole, every value tied, by value
+  cases[10].rows = 8;
+  cases[10].n = 65537;
+  cases[10].k = 2048;
+  cases[10].dist = Dist::constant;
+  cases[10].order = Order::by_value;
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
     CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i],
