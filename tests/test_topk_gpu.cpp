@@ -38,6 +38,15 @@ CaseSpec long_rows(int seed, DType dtype, int64_t rows, int k, Dist dist) {
   return spec;
 }
 
+// The planner splits the case's rows over 8 or 16 CTAs whose buffers hold their parts whole (a
+// part of the aligned view, 16-byte vectors, rounded up; templates/topk_kernel.cuh resident_part).
+void check_plan_holds_parts_whole(const CaseSpec& spec, const DeviceInfo& device) {
+  const KernelSpec plan = plan_spec(spec.dtype, spec.k, spec.rows, spec.n, device);
+  const int64_t part = (spec.n + 16 + plan.cluster - 1) / plan.cluster + 8;
+  CHECK(plan.cluster >= 8);
+  CHECK(plan.buffer_words() >= part);
+}
+
 // Calls visit(row, point, plan, column, vec) for each point (16-byte vector) of each row's sample,
 // as the kernel that the planner picks for the problem draws it (sample_keep.cuh: its buffer caps
 // the sample); the point's vector is columns column..column + vec - 1. Needs rows at the
@@ -309,11 +318,8 @@ TEST_CASE("gpu: split rows held whole, every distribution") {
         spec.nan_policy =
             index / 2 % 2 == 0 ? NanPolicy::nan_is_largest : NanPolicy::nan_is_smallest;
         spec.order = std::array{Order::unsorted, Order::by_value, Order::by_index}[index % 3];
-        const KernelSpec plan = plan_spec(dtype, spec.k, rows, spec.n, device);
-        const int64_t part = (spec.n + 16 + plan.cluster - 1) / plan.cluster + 8;
         INFO(describe(spec));
-        CHECK(plan.cluster >= 8);
-        CHECK(plan.buffer_words() >= part);
+        check_plan_holds_parts_whole(spec, device);
         CHECK(check_on_gpu("held whole " + std::to_string(index++), spec));
       }
     }
@@ -383,7 +389,7 @@ TEST_CASE("gpu: 16-bit rows held whole by clusters, every output option") {
         spec.layout.raw_indices = spec.page_table && rng() % 2 == 0;
         spec.layout.x_shift = static_cast<int>(rng() % 2);
         INFO(describe(spec));
-        CHECK(plan_spec(dtype, spec.k, rows, spec.n, device).cluster >= 8);
+        check_plan_holds_parts_whole(spec, device);
         CHECK(check_on_gpu("16-bit held whole " + std::to_string(index++), spec));
       }
     }
