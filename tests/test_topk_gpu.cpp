@@ -326,6 +326,32 @@ TEST_CASE("gpu: split rows held whole, every distribution") {
   }
 }
 
+// f32 rows held whole by 8- and 16-CTA clusters: CTA 0 ranks what it holds, or selects within
+// the digit floor's digit by radix (templates/topk_kernel.cuh, select_in_floor_bin), or over its
+// whole buffer where a plateau at the k-th value leaves it more than it ranks at k <= 64;
+// after one floor round or two (ascending rows: the first digit holds a whole part). Spread
+// values, ties, plateaus (quantized), several k per distribution, ragged row ends, both
+// orientations.
+TEST_CASE("gpu: split f32 rows held whole, CTA 0's select within the floor digit") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (int64_t rows : {int64_t{1}, int64_t{8}}) {  // 16-CTA and 8-CTA clusters
+    for (Dist dist : {Dist::normal, Dist::relu_ties, Dist::quantized, Dist::ascending}) {
+      for (int k : {2048, 700, 200, 64}) {
+        CaseSpec spec = long_rows(1500 + index, DType::f32, rows, k, dist);
+        spec.n = rows == 1 ? 131072 : 65536;
+        spec.largest = index % 2 == 0;
+        spec.bounds = index % 3 == 0 ? Bounds::ragged : Bounds::full;
+        INFO(describe(spec));
+        check_plan_holds_parts_whole(spec, device);
+        CHECK(check_on_gpu("floor digit " + std::to_string(index++), spec));
+      }
+    }
+  }
+}
+
 // A lone NaN in the last CTA's part of a row held whole by an 8- or 16-CTA cluster: CTA 0, which
 // writes row_status, learns of it only from that CTA's NaN digit, which the digit floor reads
 // without cluster_total (f32 rows, and 16-bit rows at k <= 64). Odd rows hold the NaN, even rows
@@ -504,7 +530,7 @@ TEST_CASE("gpu: rows that k takes whole, indices only") {
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
-  std::vector<CaseSpec> cases(11);
+  std::vector<CaseSpec> cases(12);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -581,6 +607,10 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[10].k = 2048;
   cases[10].dist = Dist::constant;
   cases[10].order = Order::by_value;
+  cases[11].rows = 1;  // a 16-CTA cluster held whole: CTA 0 selects within the floor digit
+  cases[11].n = 131072;
+  cases[11].k = 2048;
+  cases[11].dist = Dist::normal;
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
     CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i],
