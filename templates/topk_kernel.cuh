@@ -991,7 +991,7 @@ struct TopkRow {
     if (count > keep) {
       if (kRanksFinalSelect && count <= kThreads) {
         select_by_rank(keep);
-      } else if (kSelectsInFloorBin && shares_known) {  // first: only those kernels carry it
+      } else if (kSelectsInFloorBin && shares_known) {  // only those kernels carry the select
         select_in_floor_bin();
       } else {
         compact(keep, 0u);
