@@ -394,7 +394,7 @@ struct TopkRow {
   // floor's digit is kept, so the radix select starts from that digit's keys and the number still
   // wanted in it. Started from the buffer's extremes, its first pass split the range above the
   // digit too, and the digit fell into few of its bins (decode-b1 and decode-b8 -11%:
-  // bench/results/NOTES.md, Change 60). Only kernels with kSelectsInFloorBin carry it.
+  // bench/results/NOTES.md, Change 60).
   DS_DEV void select_in_floor_bin() {
     __syncthreads();
     keep_at_or_above(
@@ -596,10 +596,11 @@ struct TopkRow {
   static const int kLongRowPart = 131072 / kCluster + kVec;
   static const bool kDigitFloor =
       kCluster >= 8 && (T::kKeyBits == 32 || kKMax <= 64) && kLongRowPart <= kDigitPartLimit;
-  // Kernels at k_max <= 64 rank what CTA 0 holds (kRanksFinalSelect): their floor digit leaves it
-  // more than kThreads words only on plateaus, which the buffer's radix select takes. Without
-  // select_in_floor_bin's code, sample-b1 and 8 x 131072 bf16 at k = 64 ran ~1% faster
-  // (bench/results/NOTES.md, Changes 73b and 73c).
+  // The digit kernels that carry select_in_floor_bin. At k_max <= 64 CTA 0 ranks what it holds
+  // (kRanksFinalSelect): the floor digit leaves it more than kThreads words only on plateaus,
+  // which the buffer's radix select takes, and without the select's code sample-b1 and 8 x 131072
+  // bf16 at k = 64 ran ~1% faster. At k_max = 256 it stays: a row at k = 200 leaves CTA 0 ~800
+  // words, and ran 8.4% slower without it (bench/results/NOTES.md, Changes 73b and 73c).
   static const bool kSelectsInFloorBin = kDigitFloor && kKMax > 64;
 
   // Whether a part of `part` elements is loaded resident: it fits the buffer, and a staged
