@@ -348,12 +348,17 @@ struct TopkRow {
   // part of the buffer, whose writes need not be visible yet.
   DS_DEV void compact(int keep, u32 slack, Extremes mine) {
     DS_COUNT(0);
+    const u64 worst = keep_best(keep, slack, mine);
+    DS_PHASE(11);
+    set_threshold(block_min<kWarps>(worst, scratch.warp_min));
+  }
+
+  // compact() without raising the threshold; returns the smallest candidate this thread kept.
+  DS_DEV u64 keep_best(int keep, u32 slack, Extremes mine) {
     const u64 bound = radix_select<kThreads, 1, kRankSmallBins>(cand, count, u32(keep), slack, mine,
                                                                 scratch.radix);
     DS_PHASE(10);
-    const u64 worst = keep_at_or_above(bound);
-    DS_PHASE(11);
-    set_threshold(block_min<kWarps>(worst, scratch.warp_min));
+    return keep_at_or_above(bound);
   }
 
   // Keeps the candidates c >= bound, in place, and returns the smallest this thread kept.
@@ -995,7 +1000,10 @@ struct TopkRow {
       } else if (kSelectsInFloorBin && shares_known) {  // only those kernels carry the select
         select_in_floor_bin();
       } else {
-        compact(keep, 0u);
+        // The last select: no threshold to raise (its block-wide minimum and barrier cost
+        // decode-b64 and bf16-b6 ~2%: bench/results/NOTES.md, Change 78c).
+        __syncthreads();
+        keep_best(keep, 0u, strided_extremes<kThreads>(cand, count));
       }
     }
     DS_PHASE(6);
