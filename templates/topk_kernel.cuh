@@ -370,8 +370,13 @@ struct TopkRow {
   }
 
   DS_DEV void compact(int keep, u32 slack) {
+    compact(keep, slack, buffer_extremes());
+  }
+
+  // This thread's bounds of the buffer, once every thread's writes to it are visible.
+  DS_DEV Extremes buffer_extremes() {
     __syncthreads();
-    compact(keep, slack, strided_extremes<kThreads>(cand, count));
+    return strided_extremes<kThreads>(cand, count);
   }
 
   // The final select of at most kThreads candidates (keep < count), by rank: thread i counts the
@@ -1002,8 +1007,7 @@ struct TopkRow {
       } else {
         // The last select: no threshold to raise (its block-wide minimum and barrier cost
         // decode-b64 and bf16-b6 ~2%: bench/results/NOTES.md, Change 78c).
-        __syncthreads();
-        keep_best(keep, 0u, strided_extremes<kThreads>(cand, count));
+        keep_best(keep, 0u, buffer_extremes());
       }
     }
     DS_PHASE(6);
