@@ -373,6 +373,21 @@ struct TopkRow {
     compact(keep, slack, buffer_extremes());
   }
 
+  // A CTA's own last select (keep < count): nothing reads a threshold after it (a misled
+  // sample's rescan starts afresh), so a lone CTA over 16-bit keys skips compact()'s block
+  // minimum and its barrier (dsa-bf16-b256 -0.7..-2.1%). The other kernels raise it still:
+  // without it ptxas spills more in them, and sample-b256 and dsa-prefill-128k (f32) ran ~1%
+  // slower, 16-bit rows in 4- and 16-CTA clusters at k <= 256 1.2..2.5% (bench/results/NOTES.md,
+  // Changes 79 and 79b).
+  static const bool kLastSelectRaisesThreshold = T::kKeyBits == 32 || kCluster > 1;
+  DS_DEV void last_select(int keep, Extremes mine) {
+    if constexpr (kLastSelectRaisesThreshold) {
+      compact(keep, 0u, mine);
+    } else {
+      keep_best(keep, 0u, mine);
+    }
+  }
+
   // This thread's bounds of the buffer, once every thread's writes to it are visible.
   DS_DEV Extremes buffer_extremes() {
     __syncthreads();
@@ -1163,7 +1178,7 @@ struct TopkRow {
         }
         DS_PHASE(2);
         if (keep == 0) count = 0;
-        if (kCluster == 1 && count > keep) compact(keep, 0u, loaded);
+        if (kCluster == 1 && count > keep) last_select(keep, loaded);
       } else if (reading) {
         sampled = scan(keep, sample);
         DS_PHASE(2);
@@ -1171,7 +1186,8 @@ struct TopkRow {
         // buffer holds them: the threshold's spread put some CTA of decode-b64's 128 above k in
         // nearly every call, and its compaction held up the call (bench/results/NOTES.md,
         // twenty-fourth session).
-        if (count > (kCluster > 1 ? max(keep, kCapacity / kCluster) : keep)) compact(keep, 0u);
+        if (count > (kCluster > 1 ? max(keep, kCapacity / kCluster) : keep))
+          last_select(keep, buffer_extremes());
       }
       DS_PHASE(3);
       total = shares_known ? known_total : kCluster > 1 ? cluster_total() : count;
