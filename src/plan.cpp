@@ -111,19 +111,28 @@ int block_for(const KernelSpec& spec) {
   return spec.threads == 256 && dtype_bytes(spec.dtype) == 2 ? 8192 : 4096;
 }
 
-// A lone CTA that scans f32 rows at k = 513..1024 compacts at k + 1024, not k + 2048: the
-// smaller select more than pays for the more frequent compactions. Measured on the H200 against
-// B2 = 2048 (bench/results/2026-12-02-h200-blocks/v13/b2): sample-b256 (256 x 151936, k = 1024)
-// 70.5 -> 66.1 us, relu_ties and ascending -5%; 256 rows of 16384 / 65536 / 262144 at k = 1000
-// -3 / -4 / -4% (ascending -3 / -9 / -4%); 1024 x 32768 at k = 600 -15%. Not taken: 16-bit
-// elements (dsa-bf16-b256 k = 1024 +2..3%), k = 2048 (256 x 131072 ascending +5%, 512 x 20000
-// +2.5%), and rows a CTA takes whole, whose buffer would shrink (2048 x 4000 at k = 1000, at
-// 512 threads then: +30%).
-void smaller_buffer_when_scanning(KernelSpec& spec, int64_t n) {
-  if (spec.cluster == 1 && spec.k_max == 1024 && dtype_bytes(spec.dtype) == 4 &&
-      lone_cta_scans(spec, n)) {
-    spec.block2 = 1024;
-  }
+// B2 of a lone CTA that scans its rows, where it is not the default's (rows it takes whole keep
+// their buffer: a smaller one would scan them, 2048 x 4000 at k = 1000 +30%).
+// - f32 at k = 513..1024 compacts at k + 1024, not k + 2048: the smaller select more than pays
+//   for the more frequent compactions. Measured on the H200 against B2 = 2048
+//   (bench/results/2026-12-02-h200-blocks/v13/b2): sample-b256 (256 x 151936, k = 1024) 70.5 ->
+//   66.1 us, relu_ties and ascending -5%; 256 rows of 16384 / 65536 / 262144 at k = 1000 -3 / -4
+//   / -4% (ascending -3 / -9 / -4%); 1024 x 32768 at k = 600 -15%. Not taken: 16-bit elements
+//   (dsa-bf16-b256 k = 1024 +2..3%), k = 2048 (256 x 131072 ascending +5%, 512 x 20000 +2.5%).
+// - 16-bit elements at k = 1025..2048 in rows of at least 131,072 columns compact at k + 4096:
+//   the candidates that beat the sample's threshold (a normal row keeps ~3,600 of 131,072 and
+//   ~4,400 of 262,144; more where the threshold's key ties) then wait for the final select, where
+//   at k + 2048 they took a compaction during the scan as well. 96 KB of shared memory against
+//   80 still fits two CTAs per SM. Measured on the H200 against B2 = 2048
+//   (bench/results/2026-12-03-h200-select/v46): dsa-bf16-b256 k = 2048 normal 42.9 -> 40.9 us,
+//   relu_ties -4.8%, ascending +1%; 256 x 131072 f16 -4.9 / -6% / +1%. Not taken: shorter rows,
+//   whose ~3,100 (65,536) or fewer candidates never reach k + 2048 (512 x 32768 +2%, 1024 x
+//   16384 +0.3%), and k <= 1024 (dsa-bf16-b256 k = 1024 +2%, k = 512 +1%: v45).
+void buffer_when_scanning(KernelSpec& spec, int64_t n) {
+  if (spec.cluster > 1 || !lone_cta_scans(spec, n)) return;
+  const bool narrow = dtype_bytes(spec.dtype) == 2;
+  if (!narrow && spec.k_max == 1024) spec.block2 = 1024;
+  if (narrow && spec.k_max == 2048 && n >= 131072) spec.block2 = 4096;
 }
 
 }  // namespace
@@ -150,7 +159,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
   larger_buffer_when_split(spec);
   spec.threads = threads_for(spec, n);
-  smaller_buffer_when_scanning(spec, n);
+  buffer_when_scanning(spec, n);
   spec.block = block_for(spec);
   if (device.tuning != nullptr) {
     const ShapeBucket bucket =
@@ -185,7 +194,7 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   // Row counts 16, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8 and 16
   // (8 at k buckets above kLargestWideClusterK); long, short and medium rows (the 512-thread
   // buffer's length) give a lone CTA's kernels: scanning at 256 threads, whole at 256 and 512
-  // (threads_for, smaller_buffer_when_scanning).
+  // (threads_for, buffer_when_scanning).
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   constexpr int64_t kShortRow = 1;

@@ -85,8 +85,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   }
   // Per arch: 3 dtypes x 6 k buckets x (4 cluster sizes + a lone CTA's kernel for rows it takes
   // whole), a 16-CTA cluster's for the 5 buckets up to 2048, 2 dtypes x 3 indexer variants x 6,
-  // plus f32 scanning at k = 1024 with the smaller B2.
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1) + 2);
+  // plus f32 scanning at k = 1024 with the smaller B2 and 16-bit scanning at k = 2048 with the
+  // larger (bf16's four indexer variants, f16's one).
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -372,7 +373,9 @@ TEST_CASE("plan: split rows at k <= 2048 hold a 128K row's part whole; other pla
     CHECK(plan_spec(dtype, 512, 1, 131072, h200).block2 == 2048);  // 16 CTAs scan
     CHECK(plan_spec(dtype, 2048, 64, 131072, h200).block2 == 4096);
     CHECK(plan_spec(dtype, 1024, 64, 131072, h200).block2 == 2048);
-    CHECK(plan_spec(dtype, 2048, 1024, 131072, h200).block2 == 2048);
+    // A lone CTA scans, with buffer_when_scanning's B2 (16-bit rows at k = 2048: 4096).
+    CHECK(plan_spec(dtype, 2048, 1024, 131072, h200).block2 ==
+          (dtype_bytes(dtype) == 2 ? 4096 : 2048));
   }
 }
 
@@ -453,6 +456,52 @@ TEST_CASE("plan: a lone CTA that scans f32 rows at k = 513..1024 compacts at k +
   CHECK(plan_spec(DType::f32, 2048, 256, 151936, h200).block2 == 2048);
   CHECK(plan_spec(DType::bf16, 1024, 256, 151936, h200).block2 == 2048);
   CHECK(plan_spec(DType::f16, 1024, 256, 151936, h200).block2 == 2048);
+}
+
+TEST_CASE(
+    "plan: a lone CTA that scans 16-bit rows of 131072+ columns at k = 1025..2048 compacts "
+    "at k + 4096") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
+  for (DType dtype : {DType::bf16, DType::f16}) {
+    for (int k : {1025, 1500, 2048}) {
+      INFO(dtype_name(dtype), " k=", k);
+      const KernelSpec scanned = plan_spec(dtype, k, 256, 131072, h200);
+      REQUIRE(scanned.cluster == 1);
+      CHECK(scanned.threads == 256);
+      CHECK(scanned.block2 == 4096);
+      CHECK(scanned.block == 8192);
+      // Rows a CTA takes whole keep their buffer, and so do shorter rows that it scans.
+      const KernelSpec short_rows = plan_spec(dtype, k, 4096, 4000, h200);
+      CHECK(short_rows.threads == 256);
+      CHECK(short_rows.block2 == 2048);
+      KernelSpec at_512 = short_rows;
+      at_512.threads = 512;
+      const int words_512 = at_512.buffer_words();
+      const KernelSpec medium_rows = plan_spec(dtype, k, 4096, words_512, h200);
+      CHECK(medium_rows.threads == 512);
+      CHECK(medium_rows.block2 == 2048);
+      const KernelSpec longer_rows = plan_spec(dtype, k, 4096, words_512 + 1, h200);
+      CHECK(longer_rows.threads == 256);
+      CHECK(longer_rows.block2 == 2048);
+      const KernelSpec below_128k = plan_spec(dtype, k, 256, 131071, h200);
+      CHECK(below_128k.threads == 256);
+      CHECK(below_128k.block2 == 2048);
+      CHECK(plan_spec(dtype, k, 256, 262144, h200) == scanned);
+      for (const KernelSpec& spec : {scanned, short_rows, medium_rows, longer_rows, below_128k}) {
+        CHECK(std::count(planned.begin(), planned.end(), spec.to_string()) == 1);
+        CHECK(validate_rejection(spec).argument == "<accepted>");
+      }
+      // Two such CTAs still fit an SM, as with k + 2048.
+      CHECK(2 * (scanned.dynamic_smem_bytes() + 4096) <= 228 * 1024);
+      // Split rows keep the cluster's buffer.
+      CHECK(plan_spec(dtype, k, 8, 131072, h200).block2 == 16384);
+    }
+    // Other k buckets and f32 keep theirs.
+    CHECK(plan_spec(dtype, 1024, 256, 131072, h200).block2 == 2048);
+    CHECK(plan_spec(dtype, 4096, 256, 131072, h200).block2 == 1024);
+  }
+  CHECK(plan_spec(DType::f32, 2048, 256, 131072, h200).block2 == 2048);
 }
 
 TEST_CASE("plan: B = 8192 where it gives a thread more elements per scan step and fits") {
@@ -538,18 +587,19 @@ TEST_CASE("plan: planner and default spec lists") {
     CHECK(std::set<std::string>(texts.begin(), texts.end()).size() == planned.size());
     // Every dtype and k bucket with each cluster size 2, 4, 8 (and 16 up to k = 2048) and a
     // lone CTA's two kernels (256 threads for rows it scans or takes whole in its buffer, 512 for
-    // rows only that buffer holds; a third for f32 rows it scans at k = 1024); for the indexer's,
-    // the decode-bounds and page-table variants too.
+    // rows only that buffer holds; a third for rows it scans with a B2 of their own: f32 at
+    // k = 1024, 16-bit at k = 2048); for the indexer's, the decode-bounds and page-table variants
+    // too.
     size_t expected = 0;
     for (DType dtype : kDTypes) {
       for (int bucket : k_buckets()) {
-        const bool scans_apart = dtype == DType::f32 && bucket == 1024;
+        const bool scans_apart = dtype == DType::f32 ? bucket == 1024 : bucket == 2048;
         const size_t kernels = (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);
