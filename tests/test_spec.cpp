@@ -14,6 +14,7 @@
 
 #include <deepselect/deepselect.hpp>
 
+#include "codegen.hpp"
 #include "plan.hpp"
 #include "spec.hpp"
 #include "spec_list.hpp"
@@ -420,34 +421,43 @@ TEST_CASE("plan: a lone CTA runs 256 threads but on rows that only its 512-threa
             .buffer_words() == 512 + 2048 + 512 * 8);
 }
 
-TEST_CASE("plan: a lone CTA that scans f32 rows at k = 513..1024 compacts at k + 1024") {
+// A lone CTA's plans at k: rows of long_n columns, which it scans with B2 = scanned_b2; rows it
+// takes whole, which keep B2 = 2048 (the longest at 512 threads); and rows one column longer,
+// which it scans with next_column_b2. Each is one of planner_specs and valid. Returns the first.
+KernelSpec check_lone_cta_plans(DType dtype, int k, int64_t long_n, int scanned_b2,
+                                int next_column_b2) {
   const DeviceInfo h200{kSm90, kH200Sms};
   const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
+  const KernelSpec scanned = plan_spec(dtype, k, 256, long_n, h200);
+  REQUIRE(scanned.cluster == 1);
+  CHECK(scanned.threads == 256);
+  CHECK(scanned.block2 == scanned_b2);
+  const KernelSpec short_rows = plan_spec(dtype, k, 4096, 4000, h200);
+  CHECK(short_rows.threads == 256);
+  CHECK(short_rows.block2 == 2048);
+  KernelSpec at_512 = short_rows;
+  at_512.threads = 512;
+  const int words_512 = at_512.buffer_words();
+  const KernelSpec medium_rows = plan_spec(dtype, k, 4096, words_512, h200);
+  CHECK(medium_rows.threads == 512);
+  CHECK(medium_rows.block2 == 2048);
+  const KernelSpec longer_rows = plan_spec(dtype, k, 4096, words_512 + 1, h200);
+  CHECK(longer_rows.threads == 256);
+  CHECK(longer_rows.block2 == next_column_b2);
+  for (const KernelSpec& spec : {scanned, short_rows, medium_rows, longer_rows}) {
+    CHECK(std::count(planned.begin(), planned.end(), spec.to_string()) == 1);
+    CHECK(validate_rejection(spec).argument == "<accepted>");
+  }
+  return scanned;
+}
+
+TEST_CASE("plan: a lone CTA that scans f32 rows at k = 513..1024 compacts at k + 1024") {
+  const DeviceInfo h200{kSm90, kH200Sms};
   for (int k : {513, 600, 1000, 1024}) {
     INFO("k=", k);
-    const KernelSpec scanned = plan_spec(DType::f32, k, 256, 151936, h200);
-    REQUIRE(scanned.cluster == 1);
-    CHECK(scanned.threads == 256);
-    CHECK(scanned.block2 == 1024);
+    // Rows a CTA takes whole keep their buffer, and the next column scans with the smaller.
+    const KernelSpec scanned = check_lone_cta_plans(DType::f32, k, 151936, 1024, 1024);
     CHECK(scanned.block == 4096);
-    // Rows a CTA takes whole keep their buffer: the longest at 512 threads, and the next
-    // column scans.
-    const KernelSpec short_rows = plan_spec(DType::f32, k, 4096, 4000, h200);
-    CHECK(short_rows.threads == 256);
-    CHECK(short_rows.block2 == 2048);
-    KernelSpec at_512 = short_rows;
-    at_512.threads = 512;
-    const int words_512 = at_512.buffer_words();
-    const KernelSpec medium_rows = plan_spec(DType::f32, k, 4096, words_512, h200);
-    CHECK(medium_rows.threads == 512);
-    CHECK(medium_rows.block2 == 2048);
-    const KernelSpec longer_rows = plan_spec(DType::f32, k, 4096, words_512 + 1, h200);
-    CHECK(longer_rows.threads == 256);
-    CHECK(longer_rows.block2 == 1024);
-    for (const KernelSpec& spec : {scanned, short_rows, medium_rows, longer_rows}) {
-      CHECK(std::count(planned.begin(), planned.end(), spec.to_string()) == 1);
-      CHECK(validate_rejection(spec).argument == "<accepted>");
-    }
     // Split rows keep the cluster's buffer.
     CHECK(plan_spec(DType::f32, k, 8, 151936, h200).block2 >= 2048);
   }
@@ -466,34 +476,18 @@ TEST_CASE(
   for (DType dtype : {DType::bf16, DType::f16}) {
     for (int k : {1025, 1500, 2048}) {
       INFO(dtype_name(dtype), " k=", k);
-      const KernelSpec scanned = plan_spec(dtype, k, 256, 131072, h200);
-      REQUIRE(scanned.cluster == 1);
-      CHECK(scanned.threads == 256);
-      CHECK(scanned.block2 == 4096);
-      CHECK(scanned.block == 8192);
       // Rows a CTA takes whole keep their buffer, and so do shorter rows that it scans.
-      const KernelSpec short_rows = plan_spec(dtype, k, 4096, 4000, h200);
-      CHECK(short_rows.threads == 256);
-      CHECK(short_rows.block2 == 2048);
-      KernelSpec at_512 = short_rows;
-      at_512.threads = 512;
-      const int words_512 = at_512.buffer_words();
-      const KernelSpec medium_rows = plan_spec(dtype, k, 4096, words_512, h200);
-      CHECK(medium_rows.threads == 512);
-      CHECK(medium_rows.block2 == 2048);
-      const KernelSpec longer_rows = plan_spec(dtype, k, 4096, words_512 + 1, h200);
-      CHECK(longer_rows.threads == 256);
-      CHECK(longer_rows.block2 == 2048);
+      const KernelSpec scanned = check_lone_cta_plans(dtype, k, 131072, 4096, 2048);
+      CHECK(scanned.block == 8192);
       const KernelSpec below_128k = plan_spec(dtype, k, 256, 131071, h200);
       CHECK(below_128k.threads == 256);
       CHECK(below_128k.block2 == 2048);
+      CHECK(std::count(planned.begin(), planned.end(), below_128k.to_string()) == 1);
+      CHECK(validate_rejection(below_128k).argument == "<accepted>");
       CHECK(plan_spec(dtype, k, 256, 262144, h200) == scanned);
-      for (const KernelSpec& spec : {scanned, short_rows, medium_rows, longer_rows, below_128k}) {
-        CHECK(std::count(planned.begin(), planned.end(), spec.to_string()) == 1);
-        CHECK(validate_rejection(spec).argument == "<accepted>");
-      }
-      // Two such CTAs still fit an SM, as with k + 2048.
-      CHECK(2 * (scanned.dynamic_smem_bytes() + 4096) <= 228 * 1024);
+      // Two such CTAs still fit an SM, as with k + 2048 (src/codegen.cpp blocks_per_sm).
+      CHECK(render_translation_unit(scanned).find("__launch_bounds__(256, 2)") !=
+            std::string::npos);
       // Split rows keep the cluster's buffer.
       CHECK(plan_spec(dtype, k, 8, 131072, h200).block2 == 16384);
     }
