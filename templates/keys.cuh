@@ -36,6 +36,7 @@ struct F32 {
   typedef u32 Raw;
   static const int kBytes = 4;
   static const int kKeyBits = 32;
+  static const int kMantissaBits = 23;
   static const u32 kSign = 0x80000000u;
   static const u32 kInf = 0x7f800000u;
 };
@@ -43,6 +44,7 @@ struct BF16 {
   typedef u16 Raw;
   static const int kBytes = 2;
   static const int kKeyBits = 16;
+  static const int kMantissaBits = 7;
   static const u32 kSign = 0x8000u;
   static const u32 kInf = 0x7f80u;
 };
@@ -50,6 +52,7 @@ struct F16 {
   typedef u16 Raw;
   static const int kBytes = 2;
   static const int kKeyBits = 16;
+  static const int kMantissaBits = 10;
   static const u32 kSign = 0x8000u;
   static const u32 kInf = 0x7c00u;
 };

@@ -22,4 +22,53 @@ DS_HD RadixRange digit_range(RadixRange range, unsigned digit, int shift) {
   return RadixRange{range.low + start, bin_span < left ? bin_span : left};
 }
 
+static const u64 kKeyBits = 0xffffffff00000000ull;
+
+// The bounds of the low halves of the words a select holds (a candidate's ~column: the row's
+// columns).
+struct LowHalves {
+  u32 lowest;
+  u32 highest;
+};
+
+// `range` with its ends moved in to the nearest words whose low halves lie in `halves` (`range`
+// must hold such a word). A bin of one key then spans its row's columns rather than 2^32 words,
+// whose next pass put every one of the key's words into its top bin, and the select took a pass
+// and a re-range more (a bf16 row's 2,048th best shares its key with ~80 others).
+DS_HD RadixRange clamp_to_low_halves(RadixRange range, LowHalves halves) {
+  constexpr u64 kOneKey = 0x100000000ull;
+  u64 low = range.low;
+  u64 high = range.low + range.span;
+  if (u32(low) < halves.lowest) {
+    low = (low & kKeyBits) | halves.lowest;
+  } else if (u32(low) > halves.highest && (low >> 32) < (high >> 32)) {
+    low = ((low & kKeyBits) + kOneKey) | halves.lowest;
+  }
+  if (u32(high) > halves.highest) {
+    high = (high & kKeyBits) | halves.highest;
+  } else if (u32(high) < halves.lowest && (high >> 32) > (low >> 32)) {
+    high = ((high & kKeyBits) - kOneKey) | halves.highest;
+  }
+  return low <= high ? RadixRange{low, high - low} : range;
+}
+
+// How a radix select (radix_select.cuh) narrows its ranges: its first range's low end, from the
+// smallest word, and each kept bin's range. Plain ranges keep both as they are.
+struct PlainRanges {
+  static const bool kNarrows = false;
+  DS_HD u64 first_low(u64 smallest) const { return smallest; }
+  DS_HD RadixRange kept(RadixRange bin) const { return bin; }
+};
+
+// Ranges over words whose low halves lie in `halves`: the first starts at the smallest word's
+// key's lowest place (no word lies below the smallest with its key), so that the bins of a pass
+// at shift 32 hold one key each rather than the top columns of one key and the bottom ones of
+// the next; each kept bin is clamped to the words' low halves (clamp_to_low_halves).
+struct ColumnRanges {
+  static const bool kNarrows = true;
+  LowHalves halves;
+  DS_HD u64 first_low(u64 smallest) const { return (smallest & kKeyBits) | halves.lowest; }
+  DS_HD RadixRange kept(RadixRange bin) const { return clamp_to_low_halves(bin, halves); }
+};
+
 }  // namespace ds

@@ -172,10 +172,12 @@ DS_DEV void count_bins(const u64* cand, int count, u64 low, u64 span, int shift,
 // buffer meanwhile is safe. kRankSmallBin (16-bit keys) lets a lone select rank a kept bin of
 // at most kRankedWords words (rank_in_bin): there it holds one key's columns, which take two
 // more passes and a re-range. A 32-bit key's next pass mostly ends the select, and ranking
-// measured no faster there (bench/results/NOTES.md, Change 55).
-template <int kThreads, int kShared, bool kRankSmallBin = false>
+// measured no faster there (bench/results/NOTES.md, Change 55). `ranges` may narrow the first
+// range and each kept bin (radix_range.cuh: ColumnRanges splits a bin of one key by its row's
+// columns next).
+template <int kThreads, int kShared, bool kRankSmallBin = false, class Ranges = PlainRanges>
 DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extremes mine,
-                        RadixScratch& scratch) {
+                        RadixScratch& scratch, Ranges ranges = Ranges{}) {
   static_assert(kThreads >= 64, "the histogram clear needs a warp besides warp 0");
   static_assert(!kRankSmallBin || kShared == 1, "the other CTAs read a shared select's histograms");
   if (kShared == 1) {
@@ -188,7 +190,7 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
     __syncthreads();
   }
-  u64 low = all.low;
+  u64 low = ranges.first_low(all.low);
   // Offsets from low that lie in the current range are <= span (2^width - 1).
   u64 span = all.high - low;
   int width = 64 - __clzll(span);
@@ -227,10 +229,10 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
     want = scratch.want;
     const u32 in_digit = scratch.in_digit;
     const u32 counted = scratch.counted;
-    const RadixRange next = digit_range(RadixRange{low, span}, scratch.digit, shift);
+    const RadixRange next = ranges.kept(digit_range(RadixRange{low, span}, scratch.digit, shift));
     low = next.low;
     span = next.span;
-    width = shift;
+    width = Ranges::kNarrows ? 64 - __clzll(span) : shift;
     // A bin of width 1 holds one word (they are unique), so shift 0 always ends it.
     if (in_digit - want <= slack || shift == 0) return low;
     pass ^= 1;

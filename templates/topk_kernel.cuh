@@ -70,6 +70,13 @@ struct TopkRow {
   static const u32 kSlack = kB2 / 4;
   // A 16-bit key's lone selects rank a small kept bin (radix_select says why).
   static const bool kRankSmallBins = T::kKeyBits < 32;
+  // The last select of a lone CTA's long bf16 rows at k = 1025..2048 (the 256-thread kernels,
+  // which scan) splits a bin of one key by its columns next (ColumnRanges): with 7 mantissa bits
+  // the k-th key holds more words than rank_in_bin ranks (~80 in a normal row of 131,072; f16's
+  // 10 bits put ~10 there). Elsewhere it cost more than it saved (bench/results/NOTES.md, Change
+  // 83: dsa-bf16-b256 k = 2048 normal -4.2%, relu_ties +0.5%, ascending +1.2%).
+  static const bool kLastSelectByColumns =
+      T::kMantissaBits == 7 && kCluster == 1 && kKMax == 2048 && kThreads == 256;
 
   const TopkParams& p;
   u64* cand;
@@ -134,6 +141,11 @@ struct TopkRow {
   // starts past a 16-byte boundary.
   DS_DEV int view_column(int e) const {
     return first - head + e;
+  }
+
+  // The low halves of this row's candidate words (make_candidate: ~column).
+  DS_DEV LowHalves column_halves() const {
+    return LowHalves{~u32(view_column(span - 1)), ~u32(first)};
   }
 
   // Bits of this thread's elements that lie inside the row (only partial blocks have others).
@@ -354,9 +366,10 @@ struct TopkRow {
   }
 
   // compact() without raising the threshold; returns the smallest candidate this thread kept.
-  DS_DEV u64 keep_best(int keep, u32 slack, Extremes mine) {
+  template <class Ranges = PlainRanges>
+  DS_DEV u64 keep_best(int keep, u32 slack, Extremes mine, Ranges ranges = Ranges{}) {
     const u64 bound = radix_select<kThreads, 1, kRankSmallBins>(cand, count, u32(keep), slack, mine,
-                                                                scratch.radix);
+                                                                scratch.radix, ranges);
     DS_PHASE(10);
     return keep_at_or_above(bound);
   }
@@ -383,6 +396,8 @@ struct TopkRow {
   DS_DEV void last_select(int keep, Extremes mine) {
     if constexpr (kLastSelectRaisesThreshold) {
       compact(keep, 0u, mine);
+    } else if constexpr (kLastSelectByColumns) {
+      keep_best(keep, 0u, mine, ColumnRanges{column_halves()});
     } else {
       keep_best(keep, 0u, mine);
     }
