@@ -22,7 +22,8 @@ DS_HD RadixRange digit_range(RadixRange range, unsigned digit, int shift) {
   return RadixRange{range.low + start, bin_span < left ? bin_span : left};
 }
 
-static const u64 kKeyBits = 0xffffffff00000000ull;
+// The key half of a candidate word (make_candidate: key << 32 | ~column).
+static const u64 kKeyHalf = 0xffffffff00000000ull;
 
 // The bounds of the low halves of the words a select holds (a candidate's ~column: the row's
 // columns).
@@ -40,14 +41,14 @@ DS_HD RadixRange clamp_to_low_halves(RadixRange range, LowHalves halves) {
   u64 low = range.low;
   u64 high = range.low + range.span;
   if (u32(low) < halves.lowest) {
-    low = (low & kKeyBits) | halves.lowest;
+    low = (low & kKeyHalf) | halves.lowest;
   } else if (u32(low) > halves.highest && (low >> 32) < (high >> 32)) {
-    low = ((low & kKeyBits) + kOneKey) | halves.lowest;
+    low = ((low & kKeyHalf) + kOneKey) | halves.lowest;
   }
   if (u32(high) > halves.highest) {
-    high = (high & kKeyBits) | halves.highest;
+    high = (high & kKeyHalf) | halves.highest;
   } else if (u32(high) < halves.lowest && (high >> 32) > (low >> 32)) {
-    high = ((high & kKeyBits) - kOneKey) | halves.highest;
+    high = ((high & kKeyHalf) - kOneKey) | halves.highest;
   }
   return low <= high ? RadixRange{low, high - low} : range;
 }
@@ -67,7 +68,7 @@ struct PlainRanges {
 struct ColumnRanges {
   static const bool kNarrows = true;
   LowHalves halves;
-  DS_HD u64 first_low(u64 smallest) const { return (smallest & kKeyBits) | halves.lowest; }
+  DS_HD u64 first_low(u64 smallest) const { return (smallest & kKeyHalf) | halves.lowest; }
   DS_HD RadixRange kept(RadixRange bin) const { return clamp_to_low_halves(bin, halves); }
 };
 
