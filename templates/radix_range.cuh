@@ -33,9 +33,7 @@ struct LowHalves {
 };
 
 // `range` with its ends moved in to the nearest words whose low halves lie in `halves` (`range`
-// must hold such a word). A bin of one key then spans its row's columns rather than 2^32 words,
-// whose next pass put every one of the key's words into its top bin, and the select took a pass
-// and a re-range more (a bf16 row's 2,048th best shares its key with ~80 others).
+// must hold such a word).
 DS_HD RadixRange clamp_to_low_halves(RadixRange range, LowHalves halves) {
   constexpr u64 kOneKey = 0x100000000ull;
   u64 low = range.low;
@@ -54,7 +52,9 @@ DS_HD RadixRange clamp_to_low_halves(RadixRange range, LowHalves halves) {
 }
 
 // How a radix select (radix_select.cuh) narrows its ranges: its first range's low end, from the
-// smallest word, and each kept bin's range. Plain ranges keep both as they are.
+// smallest word, and each kept bin's range. Plain ranges keep both as they are; kNarrows says
+// whether a kept bin may come out narrower than its pass's bins, so that the select takes the
+// next pass's width from the bin rather than from the pass's shift.
 struct PlainRanges {
   static const bool kNarrows = false;
   DS_HD u64 first_low(u64 smallest) const { return smallest; }
@@ -64,7 +64,9 @@ struct PlainRanges {
 // Ranges over words whose low halves lie in `halves`: the first starts at the smallest word's
 // key's lowest place (no word lies below the smallest with its key), so that the bins of a pass
 // at shift 32 hold one key each rather than the top columns of one key and the bottom ones of
-// the next; each kept bin is clamped to the words' low halves (clamp_to_low_halves).
+// the next; each kept bin is clamped to the words' low halves (clamp_to_low_halves), so a bin of
+// one key spans its row's columns, which the next pass splits, rather than 2^32 words, whose next
+// pass put all of them into its top bin and took a re-range.
 struct ColumnRanges {
   static const bool kNarrows = true;
   LowHalves halves;

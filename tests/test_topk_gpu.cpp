@@ -5,7 +5,6 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
-#include <functional>
 #include <random>
 #include <string>
 #include <utility>
@@ -485,9 +484,9 @@ TEST_CASE("gpu: the bench's bf16 row whose select ran past its narrowed range") 
 
 // The last select of a lone CTA over long bf16 rows at k = 1025..2048 starts its bins at key
 // boundaries and clamps a kept key to the row's columns (templates/radix_range.cuh, ColumnRanges):
-// rows whose k-th best value sits at their first and last columns too (a tie there), which start
+// rows whose k-th best value lies at their first and last columns too (a tie there), which start
 // past a 16-byte boundary and end short of n, must still select exactly, largest and smallest,
-// one key of few columns (normal values) and of many (a ramp).
+// one key of few columns (normal values) and of many (ascending ones).
 TEST_CASE("gpu: long bf16 rows whose k-th value also lies at their first and last columns") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
@@ -495,10 +494,9 @@ TEST_CASE("gpu: long bf16 rows whose k-th value also lies at their first and las
   int index = 0;
   for (int k : {1100, 2048}) {
     for (bool largest : {true, false}) {
-      for (bool ramp : {false, true}) {
-        CaseSpec spec = long_rows(1600 + index, DType::bf16, 70, k, Dist::normal);
+      for (Dist dist : {Dist::normal, Dist::ascending}) {
+        CaseSpec spec = long_rows(1600 + index, DType::bf16, 70, k, dist);
         spec.n = 131072;
-        spec.bounds = Bounds::ragged;
         spec.largest = largest;
         INFO(describe(spec));
         const KernelSpec plan = plan_spec(spec.dtype, spec.k, spec.rows, spec.n, device);
@@ -506,28 +504,21 @@ TEST_CASE("gpu: long bf16 rows whose k-th value also lies at their first and las
         CHECK(plan.threads == 256);
         CHECK(plan.k_max == 2048);
         const auto tie_at_ends = [&](Problem& problem) {
-          std::mt19937_64 rng(spec.seed);
-          std::normal_distribution<double> normal;
+          problem.begin.resize(static_cast<size_t>(problem.rows));
+          problem.end.resize(static_cast<size_t>(problem.rows));
           for (int64_t r = 0; r < problem.rows; ++r) {
             const int32_t begin = 1 + static_cast<int32_t>(r % 7);
             const int32_t end = static_cast<int32_t>(problem.n - r % 5);
             problem.begin[static_cast<size_t>(r)] = begin;
             problem.end[static_cast<size_t>(r)] = end;
             uint32_t* row = problem.x.data() + r * problem.stride();
-            std::vector<double> values;
-            for (int32_t c = begin; c < end; ++c) {
-              const double ramp_value = 4.0 * (c - begin) / (end - begin);
-              row[c] = encode(ramp ? ramp_value : normal(rng), DType::bf16);
-              values.push_back(decode(row[c], DType::bf16));
-            }
-            const auto kth = values.begin() + (k - 1);
-            if (largest) {
-              std::nth_element(values.begin(), kth, values.end(), std::greater<>());
-            } else {
-              std::nth_element(values.begin(), kth, values.end());
-            }
-            row[begin] = encode(*kth, DType::bf16);
-            row[end - 1] = encode(*kth, DType::bf16);
+            std::vector<Scored> scored;
+            for (int32_t c = begin; c < end; ++c)
+              scored.push_back(score_of(row[c], c, problem.dtype, largest, problem.nan_policy));
+            std::nth_element(scored.begin(), scored.begin() + (k - 1), scored.end(), better);
+            const uint32_t kth = row[scored[static_cast<size_t>(k - 1)].column];
+            row[begin] = kth;
+            row[end - 1] = kth;
           }
         };
         CHECK(check_on_gpu("k-th at the ends " + std::to_string(index++), spec, tie_at_ends));
