@@ -56,18 +56,43 @@ DS_HD constexpr int bits_for(int most) {
   return most == 0 ? 0 : 1 + bits_for(most / 2);
 }
 
-// Warp-wide exclusive prefix of counts up to kMost, one bit-slice at a time: a ballot of each
-// bit, counted over the lanes below, with no chain of dependent shuffles. *total gets the
-// warp's sum.
-template <int kMost>
-DS_DEV u32 warp_exclusive_sum_small(u32 value, u32* total) {
-  const u32 below = lanes_below_mask();
+// The lanes whose value has a bit of `bit` set. In PTX, so that the test is one instruction
+// (the compiler shifts, masks and compares).
+DS_DEV u32 ballot_of_bit(u32 value, u32 bit) {
+  u32 lanes;
+  asm volatile(
+      "{\n\t.reg .pred set;\n\t.reg .b32 masked;\n\tand.b32 masked, %1, %2;\n\t"
+      "setp.ne.u32 set, masked, 0;\n\tvote.sync.ballot.b32 %0, set, 0xffffffff;\n\t}"
+      : "=r"(lanes)
+      : "r"(value), "r"(bit));
+  return lanes;
+}
+
+// The part of a warp-wide exclusive prefix that bits [kFirst, kEnd) of the lanes' values add:
+// a ballot of each bit, counted over the lanes below, with no chain of dependent shuffles.
+template <int kFirst, int kEnd>
+DS_DEV u32 prefix_of_bits(u32 value, u32 below) {
   u32 prefix = 0;
 #pragma unroll
-  for (int bit = 0; bit < bits_for(kMost); ++bit) {
-    const u32 slice = __ballot_sync(0xffffffffu, (value >> bit) & 1u);
+  for (int bit = kFirst; bit < kEnd; ++bit) {
+    const u32 slice = ballot_of_bit(value, 1u << bit);
     prefix += u32(__popc(slice & below)) << bit;
   }
+  return prefix;
+}
+
+// Warp-wide exclusive prefix of counts up to kMost, one bit-slice at a time (prefix_of_bits).
+// The slices above the low three are taken only where some lane's count needs them: a scan
+// step's counts are mostly 0-3 of up to 32 (bench/results/NOTES.md, Change 84). *total gets
+// the warp's sum.
+template <int kMost>
+DS_DEV u32 warp_exclusive_sum_small(u32 value, u32* total) {
+  constexpr int kBits = bits_for(kMost);
+  constexpr int kFewBits = kBits < 3 ? kBits : 3;
+  const u32 below = lanes_below_mask();
+  u32 prefix = prefix_of_bits<0, kFewBits>(value, below);
+  if (kBits > kFewBits && __any_sync(0xffffffffu, value >> kFewBits))
+    prefix += prefix_of_bits<kFewBits, kBits>(value, below);
   *total = __reduce_add_sync(0xffffffffu, value);
   return prefix;
 }
@@ -109,6 +134,19 @@ DS_DEV void copy_async_16(void* shared_destination, const void* global_source) {
       "cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(shared_destination)),
       "l"(global_source)
       : "memory");
+}
+
+// kCopies such copies, the c-th from c * kStrideBytes past both addresses: the addresses are
+// computed once, the offsets are immediate (each copy of its own address took ~11 instructions
+// of a scan step's ~370: bench/results/NOTES.md, Change 84).
+template <int kCopies, int kStrideBytes, int kCopy = 0>
+DS_DEV void copy_async_16_strided(u32 shared_at, const void* global_source) {
+  if constexpr (kCopy < kCopies) {
+    asm volatile("cp.async.cg.shared.global [%0+%2], [%1+%2], 16;\n" ::"r"(shared_at),
+                 "l"(global_source), "n"(kCopy * kStrideBytes)
+                 : "memory");
+    copy_async_16_strided<kCopies, kStrideBytes, kCopy + 1>(shared_at, global_source);
+  }
 }
 
 DS_DEV void copy_async_commit() {

@@ -78,6 +78,13 @@ struct TopkRow {
   static const bool kLastSelectByColumns =
       T::kMantissaBits == 7 && kCluster == 1 && kKMax == 2048 && kThreads == 256;
 
+  // A full block's copies from one address (copy_async_16_strided) where the kernel scans its
+  // rows and has the registers: the lone 16-bit CTAs and the 2- and 4-CTA clusters. The f32 lone
+  // CTAs (three per SM) spill with them, and the 8- and 16-CTA clusters take their parts whole
+  // (bench/results/NOTES.md, Change 84: sample-b256 +1%, prefill-128k +1..4%, decode-b1 +0.8%).
+  static const bool kStridedCopies =
+      (kCluster == 1 && T::kBytes == 2) || kCluster == 2 || kCluster == 4;
+
   const TopkParams& p;
   u64* cand;
   Raw* stages;
@@ -120,12 +127,18 @@ struct TopkRow {
     const int lo = block * kB;
     const int hi = min(lo + kB, span);
     Raw* destination = stages + stage * kB;
-    const Raw* source = origin() + lo;
     if (lo >= head && hi - lo == kB) {
+      if constexpr (kStridedCopies) {
+        // One 64-bit add: the offset in 32 bits first.
+        const int offset = int(threadIdx.x) * kVec;
+        copy_async_16_strided<kPerThread / kVec, kThreads * 16>(
+            shared_address(destination + offset), origin() + (lo + offset));
+      } else {
 #pragma unroll
-      for (int v = 0; v < kPerThread / kVec; ++v) {
-        const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
-        copy_async_16(destination + offset, source + offset);
+        for (int v = 0; v < kPerThread / kVec; ++v) {
+          const int offset = (v * kThreads + int(threadIdx.x)) * kVec;
+          copy_async_16(destination + offset, origin() + lo + offset);
+        }
       }
       return;
     }
@@ -173,8 +186,24 @@ struct TopkRow {
   template <int kVectors, class VectorAt>
   DS_DEV void classify_vectors(VectorAt vector_at, u32* above, u32* level) const {
     if constexpr (T::kBytes == 2) {
+      uint4 vectors[kVectors];
 #pragma unroll
-      for (int v = 0; v < kVectors; ++v) classify_packed(vector_at(v), v * kVec, above, level);
+      for (int v = 0; v < kVectors; ++v) vectors[v] = vector_at(v);
+      // "smallest" as "largest" of the negated elements (exact, and NaN stays NaN), under a
+      // branch that "largest" skips: the sign flips took 16 of a bf16 scan step's ~370
+      // instructions.
+      if (orient < 0.0f) {
+        constexpr u32 kSigns = (T::kSign << 16) | T::kSign;
+#pragma unroll
+        for (int v = 0; v < kVectors; ++v) {
+          vectors[v].x ^= kSigns;
+          vectors[v].y ^= kSigns;
+          vectors[v].z ^= kSigns;
+          vectors[v].w ^= kSigns;
+        }
+      }
+#pragma unroll
+      for (int v = 0; v < kVectors; ++v) classify_packed(vectors[v], v * kVec, above, level);
     } else {
       classify_floats<kVectors>(vector_at, above, level);
     }
@@ -210,15 +239,13 @@ struct TopkRow {
     }
   }
 
-  // For 16-bit types, two elements per compare. Oriented elements are the raw ones with the
-  // sign flipped for "smallest" (exact, and NaN stays NaN).
+  // For 16-bit types, two oriented elements (classify_vectors) per compare.
   DS_DEV void classify_packed(const uint4& vector, int first_bit, u32* above, u32* level) const {
     const u32 t = broadcast_halves<T>(limit.value);
-    const u32 flip = orient < 0.0f ? (T::kSign << 16) | T::kSign : 0u;
-    const u32 x0 = vector.x ^ flip;
-    const u32 x1 = vector.y ^ flip;
-    const u32 x2 = vector.z ^ flip;
-    const u32 x3 = vector.w ^ flip;
+    const u32 x0 = vector.x;
+    const u32 x1 = vector.y;
+    const u32 x2 = vector.z;
+    const u32 x3 = vector.w;
     *above |= bits_of_halves(greater_or_nan_halves<T>(x0, t), greater_or_nan_halves<T>(x1, t),
                              greater_or_nan_halves<T>(x2, t), greater_or_nan_halves<T>(x3, t))
               << first_bit;
