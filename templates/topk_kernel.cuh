@@ -185,47 +185,47 @@ struct TopkRow {
   // `level` stays empty.
   template <int kVectors, class VectorAt>
   DS_DEV void classify_vectors(VectorAt vector_at, u32* above, u32* level) const {
-    if constexpr (T::kBytes == 2) {
-      uint4 vectors[kVectors];
+    uint4 vectors[kVectors];
 #pragma unroll
-      for (int v = 0; v < kVectors; ++v) vectors[v] = vector_at(v);
-      // "smallest" as "largest" of the negated elements (exact, and NaN stays NaN), under a
-      // branch that "largest" skips: the sign flips took 16 of a bf16 scan step's ~370
-      // instructions.
-      if (orient < 0.0f) {
-        constexpr u32 kSigns = (T::kSign << 16) | T::kSign;
+    for (int v = 0; v < kVectors; ++v) vectors[v] = vector_at(v);
+    // "smallest" as "largest" of the negated elements (exact, and NaN stays NaN), under a branch
+    // that "largest" skips: the flips (f32: a multiply by orient) took 16 of a bf16 scan step's
+    // ~370 instructions (bench/results/NOTES.md, Changes 84 and 86).
+    if (orient < 0.0f) {
+      constexpr u32 kSigns = T::kBytes == 2 ? (T::kSign << 16) | T::kSign : T::kSign;
 #pragma unroll
-        for (int v = 0; v < kVectors; ++v) {
-          vectors[v].x ^= kSigns;
-          vectors[v].y ^= kSigns;
-          vectors[v].z ^= kSigns;
-          vectors[v].w ^= kSigns;
-        }
+      for (int v = 0; v < kVectors; ++v) {
+        vectors[v].x ^= kSigns;
+        vectors[v].y ^= kSigns;
+        vectors[v].z ^= kSigns;
+        vectors[v].w ^= kSigns;
       }
+    }
+    if constexpr (T::kBytes == 2) {
 #pragma unroll
       for (int v = 0; v < kVectors; ++v) classify_packed(vectors[v], v * kVec, above, level);
     } else {
-      classify_floats<kVectors>(vector_at, above, level);
+      classify_floats<kVectors>(vectors, above, level);
     }
   }
 
   // For 32-bit floats: two compares per element that give 1.0f or 0.0f, weighed into a float
   // per vector and the vectors' floats added, 16 bits to a float (float_mask.cuh), so that only
   // the compares take the integer ALU.
-  template <int kVectors, class VectorAt>
-  DS_DEV void classify_floats(VectorAt vector_at, u32* above, u32* level) const {
+  template <int kVectors>
+  DS_DEV void classify_floats(const uint4 (&vectors)[kVectors], u32* above, u32* level) const {
     constexpr int kGroup = kVectors < 4 ? kVectors : 4;  // vectors per 16 bits
     static_assert(kVec == 4 && kVectors % kGroup == 0 && kVectors <= 8, "16 bits to a float");
     float above_parts[kVectors];
     float level_parts[kVectors];
 #pragma unroll
     for (int v = 0; v < kVectors; ++v) {
-      const uint4 vector = vector_at(v);
+      const uint4 vector = vectors[v];
       float above_flags[kVec];
       float level_flags[kVec];
 #pragma unroll
       for (int j = 0; j < kVec; ++j) {
-        const float x = orient * to_float<T>(element_of(vector, j));
+        const float x = to_float<T>(element_of(vector, j));
         above_flags[j] = greater_or_nan_flag(x, limit.value);
         level_flags[j] = equal_or_nan_flag(x, limit.value);
       }
