@@ -56,15 +56,15 @@ DS_HD constexpr int bits_for(int most) {
   return most == 0 ? 0 : 1 + bits_for(most / 2);
 }
 
-// The lanes whose value has a bit of `bit` set. In PTX, so that the test is one instruction
-// (the compiler shifts, masks and compares).
-DS_DEV u32 ballot_of_bit(u32 value, u32 bit) {
+// The lanes whose value has one of the bits of `bits` set. In PTX: the compiler shifted, masked
+// and compared for each bit, where ptxas turns the tests of several bits into one R2P.
+DS_DEV u32 ballot_of_bits(u32 value, u32 bits) {
   u32 lanes;
   asm volatile(
       "{\n\t.reg .pred set;\n\t.reg .b32 masked;\n\tand.b32 masked, %1, %2;\n\t"
       "setp.ne.u32 set, masked, 0;\n\tvote.sync.ballot.b32 %0, set, 0xffffffff;\n\t}"
       : "=r"(lanes)
-      : "r"(value), "r"(bit));
+      : "r"(value), "r"(bits));
   return lanes;
 }
 
@@ -75,7 +75,7 @@ DS_DEV u32 prefix_of_bits(u32 value, u32 below) {
   u32 prefix = 0;
 #pragma unroll
   for (int bit = kFirst; bit < kEnd; ++bit) {
-    const u32 slice = ballot_of_bit(value, 1u << bit);
+    const u32 slice = ballot_of_bits(value, 1u << bit);
     prefix += u32(__popc(slice & below)) << bit;
   }
   return prefix;

@@ -240,17 +240,13 @@ struct TopkRow {
   }
 
   // For 16-bit types, two oriented elements (classify_vectors) per compare.
-  DS_DEV void classify_packed(const uint4& vector, int first_bit, u32* above, u32* level) const {
+  DS_DEV void classify_packed(const uint4& x, int first_bit, u32* above, u32* level) const {
     const u32 t = broadcast_halves<T>(limit.value);
-    const u32 x0 = vector.x;
-    const u32 x1 = vector.y;
-    const u32 x2 = vector.z;
-    const u32 x3 = vector.w;
-    *above |= bits_of_halves(greater_or_nan_halves<T>(x0, t), greater_or_nan_halves<T>(x1, t),
-                             greater_or_nan_halves<T>(x2, t), greater_or_nan_halves<T>(x3, t))
+    *above |= bits_of_halves(greater_or_nan_halves<T>(x.x, t), greater_or_nan_halves<T>(x.y, t),
+                             greater_or_nan_halves<T>(x.z, t), greater_or_nan_halves<T>(x.w, t))
               << first_bit;
-    *level |= bits_of_halves(equal_or_nan_halves<T>(x0, t), equal_or_nan_halves<T>(x1, t),
-                             equal_or_nan_halves<T>(x2, t), equal_or_nan_halves<T>(x3, t))
+    *level |= bits_of_halves(equal_or_nan_halves<T>(x.x, t), equal_or_nan_halves<T>(x.y, t),
+                             equal_or_nan_halves<T>(x.z, t), equal_or_nan_halves<T>(x.w, t))
               << first_bit;
   }
 
