@@ -128,17 +128,10 @@ DS_DEV void add_one_shared(u32 address) {
   asm volatile("red.shared.add.u32 [%0], 1;" ::"r"(address) : "memory");
 }
 
-// 16-byte global -> shared copy that does not stall the thread.
-DS_DEV void copy_async_16(void* shared_destination, const void* global_source) {
-  asm volatile(
-      "cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(shared_destination)),
-      "l"(global_source)
-      : "memory");
-}
-
-// kCopies such copies, the c-th from c * kStrideBytes past both addresses: the addresses are
-// computed once, the offsets are immediate (each copy of its own address took ~11 instructions
-// of a scan step's ~370: bench/results/NOTES.md, Change 84).
+// kCopies 16-byte global -> shared copies that do not stall the thread, the c-th from c *
+// kStrideBytes past both addresses: the addresses are computed once, the offsets are immediate
+// (each copy of its own address took ~11 instructions of a scan step's ~370:
+// bench/results/NOTES.md, Change 84).
 template <int kCopies, int kStrideBytes, int kCopy = 0>
 DS_DEV void copy_async_16_strided(u32 shared_at, const void* global_source) {
   if constexpr (kCopy < kCopies) {
@@ -147,6 +140,11 @@ DS_DEV void copy_async_16_strided(u32 shared_at, const void* global_source) {
                  : "memory");
     copy_async_16_strided<kCopies, kStrideBytes, kCopy + 1>(shared_at, global_source);
   }
+}
+
+// One such copy.
+DS_DEV void copy_async_16(void* shared_destination, const void* global_source) {
+  copy_async_16_strided<1, 0>(shared_address(shared_destination), global_source);
 }
 
 DS_DEV void copy_async_commit() {
