@@ -102,13 +102,23 @@ int threads_for(const KernelSpec& spec, int64_t n) {
 // Measured on the H200 (bench/results/2026-12-02-h200-blocks, v1 and v2): dsa-bf16-b256 k = 512
 // / 1024 / 2048 normal 51.3 / 53.7 / 59.1 -> 42.0 / 44.5 / 50.2 us, relu_ties -15..-17%,
 // ascending -8..-11%; dsa-decode-b64 (2-CTA clusters) -7.4%, ascending -8.5%; sample-b64 -6%;
-// sample-b1 (16-CTA clusters) -5.3%, ascending +1.2%. Not taken: a lone CTA over f32 at B = 8192
-// (dsa-decode-b256 +25%, dsa-prefill-8k +28%, sample-b256 -2%), 512-thread lone CTAs at B = 8192
+// sample-b1 (16-CTA clusters) -5.3%, ascending +1.2%. Not taken: 512-thread lone CTAs at B = 8192
 // (nothing), 16-bit lone CTAs at 64 elements per thread (B = 16384 at 256 threads: k = 2048 +34%
 // for its shared memory; 128 threads at B = 8192: +10..16%).
-int block_for(const KernelSpec& spec) {
+// A lone 256-thread CTA over f32 takes B = 8192 too (32 elements each, 104 KB of shared memory at
+// k = 2048: two CTAs per SM, not three) where that costs no occupancy, since the rows fit two
+// CTAs per SM anyway, and where its rows are long (>= 131,072 columns), since a short row's
+// first blocks pass the filter whole, more than the buffer holds past k + B2. Measured on the
+// H200 against B = 4096 (bench/results/2026-12-03-h200-select/v63): sample-b256 (256 x 151936,
+// k = 1024) 53.5 -> 50.0 us (-6.6%; relu_ties -6.2%, ascending -5.5%). Not taken: dsa-decode-b256
+// (rows of 1..32,768 columns: +18%, relu_ties +35%), dsa-prefill-128k (1,024 rows: within
+// 0.2%), k = 4096 (112 KB: one CTA per SM).
+int block_for(const KernelSpec& spec, int64_t rows, int64_t n, const DeviceInfo& device) {
   if (spec.cluster > 1) return spec.cluster == kMaxPortableCluster ? 4096 : 8192;
-  return spec.threads == 256 && dtype_bytes(spec.dtype) == 2 ? 8192 : 4096;
+  if (spec.threads != 256) return 4096;
+  const bool long_f32_rows_in_one_wave =
+      n >= 131072 && spec.k_max <= 2048 && rows <= 2 * static_cast<int64_t>(device.sm_count);
+  return dtype_bytes(spec.dtype) == 2 || long_f32_rows_in_one_wave ? 8192 : 4096;
 }
 
 // B2 of a lone CTA that scans its rows, where it is not the default's (rows it takes whole keep
@@ -160,7 +170,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   larger_buffer_when_split(spec);
   spec.threads = threads_for(spec, n);
   buffer_when_scanning(spec, n);
-  spec.block = block_for(spec);
+  spec.block = block_for(spec, rows, n, device);
   if (device.tuning != nullptr) {
     const ShapeBucket bucket =
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));
@@ -174,7 +184,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   base.block = 0;
   KernelSpec overridden = KernelSpec::parse(plan_override(), base);
   if (overridden.threads == 0) overridden.threads = threads_for(overridden, n);
-  if (overridden.block == 0) overridden.block = block_for(overridden);
+  if (overridden.block == 0) overridden.block = block_for(overridden, rows, n, device);
   overridden.bounds = bounds;
   overridden.epilogue = epilogue;
   return overridden;
@@ -192,16 +202,17 @@ std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
   // Row counts 16, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8 and 16
-  // (8 at k buckets above kLargestWideClusterK); long, short and medium rows (the 512-thread
+  // (8 at k buckets above kLargestWideClusterK), and more rows than fit two CTAs per SM the
+  // lone CTAs that block_for keeps at B = 4096; long, short and medium rows (the 512-thread
   // buffer's length) give a lone CTA's kernels: scanning at 256 threads, whole at 256 and 512
-  // (threads_for, buffer_when_scanning).
+  // (threads_for, buffer_when_scanning, block_for).
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   constexpr int64_t kShortRow = 1;
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
-        for (int rows = kMaxCluster; rows >= 1; rows /= 2) {
+        for (int rows : {2 * device.sm_count + 1, kMaxCluster, 8, 4, 2, 1}) {
           const int64_t medium_row = buffer_words_at(
               plan_spec(dtype, bucket, rows, kShortRow, device, options.bounds, options.epilogue),
               512);

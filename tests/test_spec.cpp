@@ -87,8 +87,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   // Per arch: 3 dtypes x 6 k buckets x (4 cluster sizes + a lone CTA's kernel for rows it takes
   // whole), a 16-CTA cluster's for the 5 buckets up to 2048, 2 dtypes x 3 indexer variants x 6,
   // plus f32 scanning at k = 1024 with the smaller B2 and 16-bit scanning at k = 2048 with the
-  // larger (bf16's four indexer variants, f16's one).
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5) + 2);
+  // larger (bf16's four indexer variants, f16's one), and f32 scanning at B = 8192 in the 4
+  // buckets below 2048 and 2048's four indexer variants.
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -457,7 +458,7 @@ TEST_CASE("plan: a lone CTA that scans f32 rows at k = 513..1024 compacts at k +
     INFO("k=", k);
     // Rows a CTA takes whole keep their buffer, and the next column scans with the smaller.
     const KernelSpec scanned = check_lone_cta_plans(DType::f32, k, 151936, 1024, 1024);
-    CHECK(scanned.block == 4096);
+    CHECK(scanned.block == 8192);
     // Split rows keep the cluster's buffer.
     CHECK(plan_spec(DType::f32, k, 8, 151936, h200).block2 >= 2048);
   }
@@ -500,6 +501,7 @@ TEST_CASE(
 
 TEST_CASE("plan: B = 8192 where it gives a thread more elements per scan step and fits") {
   const DeviceInfo h200{kSm90, kH200Sms};
+  const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
   for (DType dtype : kDTypes) {
     const bool narrow = dtype_bytes(dtype) == 2;
     for (int k : {50, 512, 2048, 4096}) {
@@ -507,8 +509,23 @@ TEST_CASE("plan: B = 8192 where it gives a thread more elements per scan step an
       const KernelSpec scanned = plan_spec(dtype, k, 256, 131072, h200);
       REQUIRE(scanned.cluster == 1);
       REQUIRE(scanned.threads == 256);
-      CHECK(scanned.block == (narrow ? 8192 : 4096));
-      CHECK(scanned.block / scanned.threads == (narrow ? 32 : 16));
+      // f32 too, in rows of 131,072+ columns that fit two CTAs per SM, below k = 4096.
+      const bool wide = narrow || k <= 2048;
+      CHECK(scanned.block == (wide ? 8192 : 4096));
+      CHECK(scanned.block / scanned.threads == (wide ? 32 : 16));
+      CHECK(std::count(planned.begin(), planned.end(), scanned.to_string()) == 1);
+      // Two f32 CTAs at B = 8192 fit an SM (src/codegen.cpp blocks_per_sm).
+      if (!narrow && wide) {
+        CHECK(render_translation_unit(scanned).find("__launch_bounds__(256, 2)") !=
+              std::string::npos);
+      }
+      // More rows than two CTAs per SM hold, or shorter rows: f32 keeps 16 elements a thread.
+      for (const KernelSpec& other : {plan_spec(dtype, k, 2 * kH200Sms + 1, 131072, h200),
+                                      plan_spec(dtype, k, 256, 131071, h200)}) {
+        REQUIRE(other.threads == 256);
+        CHECK(other.block == (narrow ? 8192 : 4096));
+        CHECK(std::count(planned.begin(), planned.end(), other.to_string()) == 1);
+      }
       // A 512-thread lone CTA takes its rows whole: B only sizes its stages.
       const KernelSpec medium_rows =
           plan_spec(dtype, k, 4096, plan_spec(dtype, k, 4096, 1, h200).buffer_words() + 1, h200);
@@ -582,18 +599,20 @@ TEST_CASE("plan: planner and default spec lists") {
     // Every dtype and k bucket with each cluster size 2, 4, 8 (and 16 up to k = 2048) and a
     // lone CTA's two kernels (256 threads for rows it scans or takes whole in its buffer, 512 for
     // rows only that buffer holds; a third for rows it scans with a B2 of their own: f32 at
-    // k = 1024, 16-bit at k = 2048); for the indexer's, the decode-bounds and page-table variants
-    // too.
+    // k = 1024, 16-bit at k = 2048; a fourth for f32 rows it scans at B = 8192, up to k = 2048);
+    // for the indexer's, the decode-bounds and page-table variants too.
     size_t expected = 0;
     for (DType dtype : kDTypes) {
       for (int bucket : k_buckets()) {
         const bool scans_apart = dtype == DType::f32 ? bucket == 1024 : bucket == 2048;
-        const size_t kernels = (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0);
+        const bool wide_blocks = dtype == DType::f32 && bucket <= 2048;
+        const size_t kernels =
+            (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0) + (wide_blocks ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1 + 5);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

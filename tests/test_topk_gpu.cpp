@@ -111,6 +111,37 @@ void put_nan_best_in_sample(Problem& problem) {
         }
       });
 }
+
+// Puts the sample's threshold at a value T that fewer than k beat, with more than k of the row
+// tied at T: a run of whole blocks at columns [8192, 40960) and, from column 65536 on, every
+// 37th element. The sample holds T but for its last want - 1 elements, which are better, so that
+// the threshold is the sample's first tie, in the row's first 512 columns. The row's best k are
+// then the better ones, the sample's ties and the run's first ties. A filter that took ties
+// with the threshold's value where a thread has few of them (Change 88, bench/results/NOTES.md)
+// and then counted them as beating the sample's threshold picked the sparse ties instead. The
+// rest of the row lies below T.
+void put_threshold_among_ties(Problem& problem) {
+  const double sign = problem.largest ? 1.0 : -1.0;
+  const uint32_t tie = encode(sign, problem.dtype);
+  const int64_t stride = problem.stride();
+  for (int64_t r = 0; r < problem.rows; ++r) {
+    for (int64_t c = 0; c < problem.n; ++c) {
+      uint32_t& bits = problem.x[r * stride + c];
+      const bool tied = (c >= 8192 && c < 40960) || (c >= 65536 && c % 37 == 0);
+      bits = tied ? tie : encode(sign * (-1.0 - 1e-6 * static_cast<double>(c)), problem.dtype);
+    }
+  }
+  for_each_sample_point(
+      problem, [&](int64_t r, int point, const ds::RowSample& plan, int64_t column, int vec) {
+        for (int j = 0; j < vec; ++j) {
+          const int element = point * vec + j;
+          const bool better = element >= plan.points * vec - (plan.want - 1);
+          problem.x[r * stride + column + j] =
+              better ? encode(sign * (2.0 + element), problem.dtype) : tie;
+        }
+      });
+}
+
 }  // namespace
 
 // DEEPSELECT_TEST_GPU_CASE=<i> runs only case i, to reproduce a failure.
@@ -221,6 +252,51 @@ TEST_CASE("gpu: rows whose sample holds their best values") {
         const CaseSpec spec = long_rows(800 + index, dtype, rows, k, Dist::normal);
         CHECK(check_on_gpu("misled sample " + std::to_string(index++), spec, put_best_in_sample));
       }
+    }
+  }
+}
+
+// Fewer than k beat the sample's threshold, which lies in a tie of more than k elements, some
+// of them in whole blocks: the row must be scanned again, its ties settled by column.
+TEST_CASE("gpu: rows whose sample's threshold lies in a tie that fewer than k beat") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16}) {
+    for (int k : {512, 2048}) {
+      for (bool largest : {true, false}) {
+        CaseSpec spec = long_rows(950 + index, dtype, 70, k, Dist::normal);
+        spec.largest = largest;
+        CHECK(check_on_gpu("sample in a tie " + std::to_string(index++), spec,
+                           put_threshold_among_ties));
+      }
+    }
+  }
+}
+
+// f32 rows of 131,072+ columns that fit two CTAs per SM: a lone CTA scans them 32 elements a
+// thread per step (B = 8192, src/plan.cpp block_for), on every distribution, ordered both ways,
+// and with samples that mislead.
+TEST_CASE("gpu: long f32 rows that a lone CTA scans at B = 8192") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (int64_t n : {int64_t{131072}, int64_t{151936}}) {
+    for (int k : {50, 1024, 2048}) {
+      CaseSpec spec = long_rows(1200 + index, DType::f32, 200, k, Dist::normal);
+      spec.n = n;
+      REQUIRE(plan_spec(DType::f32, k, spec.rows, n, device).block == 8192);
+      for (Dist dist : kAllDists) {
+        spec.dist = dist;
+        spec.largest = index % 2 == 0;
+        spec.seed = 1200 + static_cast<uint64_t>(index);
+        CHECK(check_on_gpu("B = 8192 " + std::to_string(index++), spec));
+      }
+      spec.dist = Dist::normal;
+      CHECK(check_on_gpu("B = 8192 misled " + std::to_string(index++), spec, put_best_in_sample));
+      CHECK(check_on_gpu("B = 8192 sample in a tie " + std::to_string(index++), spec,
+                         put_threshold_among_ties));
     }
   }
 }
