@@ -109,10 +109,11 @@ int threads_for(const KernelSpec& spec, int64_t n) {
 // k = 2048: two CTAs per SM, not three) where that costs no occupancy, since the rows fit two
 // CTAs per SM anyway, and where its rows are long (>= 131,072 columns), since a short row's
 // first blocks pass the filter whole, more than the buffer holds past k + B2. Measured on the
-// H200 against B = 4096 (bench/results/2026-12-03-h200-select/v63): sample-b256 (256 x 151936,
-// k = 1024) 53.5 -> 50.0 us (-6.6%; relu_ties -6.2%, ascending -5.5%). Not taken: dsa-decode-b256
-// (rows of 1..32,768 columns: +18%, relu_ties +35%), dsa-prefill-128k (1,024 rows: within
-// 0.2%), k = 4096 (112 KB: one CTA per SM).
+// H200 against B = 4096 (bench/results/2026-12-03-h200-select/v64): sample-b256 (256 x 151936,
+// k = 1024) 54.0 -> 50.4 us (-6.2..-6.6%, every distribution), 256 x 151936 k = 50 -4%, 256 x
+// 262144 k = 1024 -6% (ascending -2.5%), 264 x 131072 k = 2048 -3..-4.5%. Not taken (v63):
+// dsa-decode-b256 (rows of 1..32,768 columns: +18%, relu_ties +35%), dsa-prefill-128k (1,024
+// rows: within 0.2%); k = 4096 (112 KB: one CTA per SM).
 int block_for(const KernelSpec& spec, int64_t rows, int64_t n, const DeviceInfo& device) {
   if (spec.cluster > 1) return spec.cluster == kMaxPortableCluster ? 4096 : 8192;
   if (spec.threads != 256) return 4096;
