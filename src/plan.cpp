@@ -210,10 +210,12 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   constexpr int64_t kShortRow = 1;
+  std::vector<int> row_counts = {2 * device.sm_count + 1};
+  for (int rows = kMaxCluster; rows >= 1; rows /= 2) row_counts.push_back(rows);
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
-        for (int rows : {2 * device.sm_count + 1, kMaxCluster, 8, 4, 2, 1}) {
+        for (int rows : row_counts) {
           const int64_t medium_row = buffer_words_at(
               plan_spec(dtype, bucket, rows, kShortRow, device, options.bounds, options.epilogue),
               512);
