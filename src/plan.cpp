@@ -146,6 +146,25 @@ void buffer_when_scanning(KernelSpec& spec, int64_t n) {
   if (narrow && spec.k_max == 2048 && n >= 131072) spec.block2 = 4096;
 }
 
+// A lone CTA that scans long 16-bit rows (>= 131,072 columns) at k <= 1024 stages four blocks and
+// filters them two per block-wide scan (templates/topk_kernel.cuh kBlocksPerScan): half the
+// steps' barriers, for 32 KB more of stages, so it takes them where its rows fit two CTAs per
+// SM anyway (rows <= 2 x SMs; three fit with two stages). Measured on the H200 against one block
+// per scan (bench/results/2026-12-03-h200-select/v68): dsa-bf16-b256 k = 512 / 1024 normal -4.3
+// / -3.2%, relu_ties -3.0 / -2.7%, ascending +1 / +0.8%. Not taken: k = 2048 (four stages fit
+// two CTAs per SM only with B2 = 1024: +1%, ascending +5%, 256 x 262144 ascending +9%), one CTA
+// per SM or short rows, where the wait on both blocks' copies outweighs the barrier saved (128
+// x 65536 k = 1024 +3%, 200 x 40000 k = 256 +1..5%).
+void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
+                                 const DeviceInfo& device) {
+  const bool lone_narrow_scan = spec.cluster == 1 && spec.threads == 256 &&
+                                dtype_bytes(spec.dtype) == 2 && lone_cta_scans(spec, n);
+  if (lone_narrow_scan && n >= 131072 && spec.k_max <= 1024 &&
+      rows <= 2 * static_cast<int64_t>(device.sm_count)) {
+    spec.stages = 4;
+  }
+}
+
 }  // namespace
 
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
@@ -172,6 +191,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   spec.threads = threads_for(spec, n);
   buffer_when_scanning(spec, n);
   spec.block = block_for(spec, rows, n, device);
+  paired_blocks_when_scanning(spec, rows, n, device);
   if (device.tuning != nullptr) {
     const ShapeBucket bucket =
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));

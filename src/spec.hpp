@@ -40,7 +40,7 @@ struct KernelSpec {
   int block2 = 4096;  // B2: the candidate buffer is compacted when it holds k + B2
   int threads = 512;
   int cluster = 1;  // CTAs that share one row (a thread-block cluster)
-  int stages = 2;   // input blocks in flight in shared memory
+  int stages = 2;   // input blocks in flight in shared memory (a lone CTA's four: two per scan)
   Arch arch;
   RowBounds bounds = RowBounds::range;
   Epilogue epilogue = Epilogue::plain;

@@ -55,10 +55,15 @@ struct TopkRow {
   // tenth session: no step of the modelled rows). A cluster's CTAs (one per SM) keep the whole
   // block, which sizes the parts they take whole. src/spec.cpp buffer_words() mirrors this.
   static const int kVectorRound = kThreads * kVec;
+  // A lone CTA with four stages filters two staged blocks per block-wide scan and its barrier
+  // (a step's fixed part: bench/results/NOTES.md, v52), its stages two pairs: one filtered while
+  // the other loads. Elsewhere one block per scan, its stages a ring.
+  static const int kBlocksPerScan = kCluster == 1 && kStages == 4 ? 2 : 1;
+  static const int kStageGroups = kStages / kBlocksPerScan;
   static const int kCapacity = kKMax + kB2 + (kCluster > 1 ? kB : kVectorRound);
   // Before a step the buffer holds fewer than k + B2 candidates (the scan compacts at that), so
-  // only a buffer without room for a whole block past them can overflow.
-  static const bool kStepMayOverflow = kCapacity < kKMax + kB2 + kB;
+  // only a buffer without room for a step's whole blocks past them can overflow.
+  static const bool kStepMayOverflow = kCapacity < kKMax + kB2 + kBlocksPerScan * kB;
   static const int kWarps = kThreads / 32;
   static_assert(kPerThread % kVec == 0 && kPerThread <= 32, "bad B / threads");
   static_assert(kStages >= 2, "the scan overlaps a block's load with the previous one's filter");
@@ -277,15 +282,12 @@ struct TopkRow {
     return beaten;
   }
 
-  // Appends the block's elements that beat the threshold: two float compares per element, and
-  // the column masks only where some tie with it or are NaN.
-  DS_DEV void filter_block(int block, int stage, int keep) {
+  // This thread's elements of staged block `block` that beat the threshold: two float compares
+  // per element, and the column masks only where some tie with it or are NaN.
+  DS_DEV u32 beaten_in_block(int block, const Raw* data) {
     const int lo = block * kB;
     const int valid_lo = max(lo, head) - lo;
     const int valid_hi = min(lo + kB, span) - lo;
-    const Raw* data = stages + stage * kB;
-    const int block_column = view_column(lo);
-    const u32 column_base = u32(block_column);
     u32 mask = 0;
     u32 level = 0;
     classify(data, &mask, &level);
@@ -294,17 +296,57 @@ struct TopkRow {
       mask &= valid;
       level &= valid;
     }
-    if (level != 0u) mask = settle_level<kPerThread>(mask, level, block_column);
+    return level != 0u ? settle_level<kPerThread>(mask, level, view_column(lo)) : mask;
+  }
+
+  // Appends the elements that beat the threshold in the staged blocks of steps first_step ..
+  // first_step + kBlocksPerScan - 1 (those below `steps`; the first always is), placed by one
+  // block-wide scan.
+  DS_DEV void filter_blocks(int first_step, int steps, int keep) {
+    u32 masks[kBlocksPerScan];
+    u32 columns[kBlocksPerScan];
+    u32 beaten = 0;
+#pragma unroll
+    for (int b = 0; b < kBlocksPerScan; ++b) {
+      const int step = first_step + b;
+      masks[b] = 0u;
+      columns[b] = 0u;
+      if (b == 0 || step < steps) {
+        const int block = block_of(step);
+        columns[b] = u32(view_column(block * kB));
+        masks[b] = beaten_in_block(block, staged(step));
+      }
+      beaten += __popc(masks[b]);
+    }
     u32 added;
-    const u32 position =
-        block_exclusive_sum<kWarps, kPerThread>(__popc(mask), scratch.warp_totals[parity], &added);
+    const u32 position = block_exclusive_sum<kWarps, kBlocksPerScan * kPerThread>(
+        beaten, scratch.warp_totals[parity], &added);
     parity ^= 1u;
     if (kStepMayOverflow && count + int(added) > kCapacity) {
-      append_by_vectors(data, mask, column_base, keep);
+#pragma unroll
+      for (int b = 0; b < kBlocksPerScan; ++b) {
+        if (b == 0 || first_step + b < steps)
+          append_by_vectors(staged(first_step + b), masks[b], columns[b], keep);
+      }
       return;
     }
-    append_elements(data, mask, u32(count) + position, column_base);
+    u32 slot = u32(count) + position;
+#pragma unroll
+    for (int b = 0; b < kBlocksPerScan; ++b) {
+      append_elements(staged(first_step + b), masks[b], slot, columns[b]);
+      slot += __popc(masks[b]);
+    }
     count += int(added);
+  }
+
+  // The block of the row that this CTA's step `step` reads (scan's ring of the block order).
+  DS_DEV int block_of(int step) const {
+    return scratch.block_of_step[step & 63];
+  }
+
+  // The stage that holds the block of this CTA's step `step`.
+  DS_DEV const Raw* staged(int step) const {
+    return stages + (step % kStages) * kB;
   }
 
   // Appends this thread's `mask` elements of a staged block at cand[slot..].
@@ -559,33 +601,38 @@ struct TopkRow {
           scratch.block_of_step[step & 63] = int(order(u32(step * kCluster) + rank));
       }
     };
-    auto block_of = [&](int step) { return scratch.block_of_step[step & 63]; };
     fill_order(0);
     __syncthreads();
+    // The stages hold kStageGroups groups of kBlocksPerScan blocks, each group one commit.
+    auto load_group = [&](int group) {
+#pragma unroll
+      for (int b = 0; b < kBlocksPerScan; ++b) {
+        const int step = group * kBlocksPerScan + b;
+        if (step < steps) load_block(block_of(step), step % kStages);
+      }
+      copy_async_commit();
+    };
     auto load_first_blocks = [&] {
 #pragma unroll
-      for (int s = 0; s < kStages - 1; ++s) {
-        if (s < steps) load_block(block_of(s), s);
-        copy_async_commit();
-      }
+      for (int group = 0; group < kStageGroups - 1; ++group) load_group(group);
     };
     // The first blocks load while the sample is selected, their copies issued after the sample's
     // loads, which they would hold up.
     const bool sampled = sample && sample_threshold(keep, load_first_blocks);
     if (!sample) load_first_blocks();
     DS_PHASE(1);
-    for (int step = 0; step < steps; ++step) {
-      // A thread loads, filters and appends only its own slots of a stage, so the stage that
-      // the previous step used is refilled, and this step's block read, without a barrier: the
-      // step's one barrier is the filter's block-wide scan, which also publishes the order that
-      // warp 0 fills (so it fills two steps before the entries are read).
-      const int ahead = step + kStages - 1;
-      if (ahead < steps) load_block(block_of(ahead), ahead % kStages);
-      copy_async_commit();
-      copy_async_wait<kStages - 1>();
-      filter_block(block_of(step), step % kStages, keep);
+    const int groups = (steps + kBlocksPerScan - 1) / kBlocksPerScan;
+    for (int group = 0; group < groups; ++group) {
+      // A thread loads, filters and appends only its own slots of a stage, so the stages that
+      // the previous group used are refilled, and this group's blocks read, without a barrier:
+      // the group's one barrier is the filter's block-wide scan, which also publishes the order
+      // that warp 0 fills (so it fills two groups before the entries are read).
+      load_group(group + kStageGroups - 1);
+      copy_async_wait<kStageGroups - 1>();
+      filter_blocks(group * kBlocksPerScan, steps, keep);
       if (count >= keep + kB2) compact(keep, kSlack);
-      if ((step + kStages + 1) % 32 == 0) fill_order(step + kStages + 1);
+      const int next_fill = (group + kStageGroups + 1) * kBlocksPerScan;
+      if (next_fill % 32 == 0) fill_order(next_fill);
     }
     return sampled;
   }

@@ -88,8 +88,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   // whole), a 16-CTA cluster's for the 5 buckets up to 2048, 2 dtypes x 3 indexer variants x 6,
   // plus f32 scanning at k = 1024 with the smaller B2 and 16-bit scanning at k = 2048 with the
   // larger (bf16's four indexer variants, f16's one), and f32 scanning at B = 8192 in the 4
-  // buckets below 2048 and 2048's four indexer variants.
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8) + 2);
+  // buckets below 2048 and 2048's four indexer variants, and 16-bit scanning with four stages in
+  // the 4 buckets below 2048.
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -545,6 +546,36 @@ TEST_CASE("plan: B = 8192 where it gives a thread more elements per scan step an
   }
 }
 
+TEST_CASE("plan: a lone CTA scans long 16-bit rows at k <= 1024 two staged blocks at a time") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
+  for (DType dtype : kDTypes) {
+    for (int k : {1, 64, 300, 1024, 1025, 2048, 4096}) {
+      INFO(dtype_name(dtype), " k=", k);
+      const KernelSpec paired = plan_spec(dtype, k, 2 * kH200Sms, 131072, h200);
+      REQUIRE(paired.cluster == 1);
+      REQUIRE(paired.threads == 256);
+      const bool pairs = dtype_bytes(dtype) == 2 && k <= 1024;
+      CHECK(paired.stages == (pairs ? 4 : 2));
+      CHECK(std::count(planned.begin(), planned.end(), paired.to_string()) == 1);
+      CHECK(validate_rejection(paired).argument == "<accepted>");
+      if (!pairs) continue;
+      // Its buffer keeps k + B2 at two CTAs per SM (src/codegen.cpp blocks_per_sm).
+      CHECK(paired.block == 8192);
+      CHECK(paired.block2 == plan_spec(dtype, k, 2 * kH200Sms + 1, 131072, h200).block2);
+      CHECK(render_translation_unit(paired).find("__launch_bounds__(256, 2)") != std::string::npos);
+      CHECK(plan_spec(dtype, k, 1, 131072, h200).cluster > 1);
+      // More rows than two CTAs per SM hold, shorter rows and rows taken whole: two stages.
+      for (const KernelSpec& other :
+           {plan_spec(dtype, k, 2 * kH200Sms + 1, 131072, h200),
+            plan_spec(dtype, k, 256, 131071, h200), plan_spec(dtype, k, 256, 4096, h200)}) {
+        CHECK(other.stages == 2);
+        CHECK(std::count(planned.begin(), planned.end(), other.to_string()) == 1);
+      }
+    }
+  }
+}
+
 TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in 1..4096") {
   const std::vector<int>& buckets = k_buckets();
   REQUIRE(std::is_sorted(buckets.begin(), buckets.end()));
@@ -599,20 +630,21 @@ TEST_CASE("plan: planner and default spec lists") {
     // Every dtype and k bucket with each cluster size 2, 4, 8 (and 16 up to k = 2048) and a
     // lone CTA's two kernels (256 threads for rows it scans or takes whole in its buffer, 512 for
     // rows only that buffer holds; a third for rows it scans with a B2 of their own: f32 at
-    // k = 1024, 16-bit at k = 2048; a fourth for f32 rows it scans at B = 8192, up to k = 2048);
-    // for the indexer's, the decode-bounds and page-table variants too.
+    // k = 1024, 16-bit at k = 2048; a fourth for rows it scans two to a CTA per SM: f32 at
+    // B = 8192 up to k = 2048, 16-bit with four stages up to k = 1024); for the indexer's, the
+    // decode-bounds and page-table variants too.
     size_t expected = 0;
     for (DType dtype : kDTypes) {
       for (int bucket : k_buckets()) {
         const bool scans_apart = dtype == DType::f32 ? bucket == 1024 : bucket == 2048;
-        const bool wide_blocks = dtype == DType::f32 && bucket <= 2048;
+        const bool two_per_sm = bucket <= (dtype == DType::f32 ? 2048 : 1024);
         const size_t kernels =
-            (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0) + (wide_blocks ? 1 : 0);
+            (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0) + (two_per_sm ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

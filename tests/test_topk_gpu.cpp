@@ -301,6 +301,39 @@ TEST_CASE("gpu: long f32 rows that a lone CTA scans at B = 8192") {
   }
 }
 
+// 16-bit rows that a lone CTA scans two staged blocks per block-wide scan (src/plan.cpp
+// paired_blocks_when_scanning): an odd number of blocks (the last pair holds one) in rows of odd
+// length (most start past a 16-byte boundary), 32 blocks (the block order's ring refilled), every
+// distribution, both orders, a misled sample and the sample's threshold in a tie.
+TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (DType dtype : {DType::bf16, DType::f16}) {
+    for (int64_t n : {int64_t{131075}, int64_t{262144}}) {
+      for (int k : {300, 1000}) {
+        CaseSpec spec = long_rows(1700 + index, dtype, 100, k, Dist::normal);
+        spec.n = n;
+        const KernelSpec plan = plan_spec(dtype, k, spec.rows, n, device);
+        REQUIRE(plan.cluster == 1);
+        REQUIRE(plan.stages == 4);
+        for (Dist dist : kAllDists) {
+          spec.dist = dist;
+          spec.largest = index % 2 == 0;
+          spec.seed = 1700 + static_cast<uint64_t>(index);
+          CHECK(check_on_gpu("paired blocks " + std::to_string(index++), spec));
+        }
+        spec.dist = Dist::normal;
+        CHECK(check_on_gpu("paired blocks misled " + std::to_string(index++), spec,
+                           put_best_in_sample));
+        CHECK(check_on_gpu("paired blocks sample in a tie " + std::to_string(index++), spec,
+                           put_threshold_among_ties));
+      }
+    }
+  }
+}
+
 // The sample's best are NaN: the scan must end with fewer than k and scan again, on one CTA per
 // row and split rows, aligned and unaligned, with row_status off (so ties and NaN at the
 // threshold are settled a whole block at a time).
