@@ -224,9 +224,10 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
   // Row counts 16, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8 and 16
   // (8 at k buckets above kLargestWideClusterK), and more rows than fit two CTAs per SM the
-  // lone CTAs that block_for keeps at B = 4096; long, short and medium rows (the 512-thread
-  // buffer's length) give a lone CTA's kernels: scanning at 256 threads, whole at 256 and 512
-  // (threads_for, buffer_when_scanning, block_for).
+  // lone CTAs that block_for keeps at B = 4096 and paired_blocks_when_scanning at two stages;
+  // long, short and medium rows (the 512-thread buffer's length) give a lone CTA's kernels:
+  // scanning at 256 threads, whole at 256 and 512 (threads_for, buffer_when_scanning, block_for,
+  // paired_blocks_when_scanning).
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   constexpr int64_t kShortRow = 1;

@@ -142,6 +142,23 @@ void put_threshold_among_ties(Problem& problem) {
       });
 }
 
+// spec's rows on every distribution, largest and smallest in turn, then normal rows whose sample
+// misleads (put_best_in_sample) and whose sample's threshold lies in a tie
+// (put_threshold_among_ties). Case `index` (counted on) takes the seed seed_base + index.
+void check_every_distribution_and_sample(const std::string& name, CaseSpec spec, uint64_t seed_base,
+                                         int& index) {
+  for (Dist dist : kAllDists) {
+    spec.dist = dist;
+    spec.largest = index % 2 == 0;
+    spec.seed = seed_base + static_cast<uint64_t>(index);
+    CHECK(check_on_gpu(name + " " + std::to_string(index++), spec));
+  }
+  spec.dist = Dist::normal;
+  CHECK(check_on_gpu(name + " misled " + std::to_string(index++), spec, put_best_in_sample));
+  CHECK(check_on_gpu(name + " sample in a tie " + std::to_string(index++), spec,
+                     put_threshold_among_ties));
+}
+
 }  // namespace
 
 // DEEPSELECT_TEST_GPU_CASE=<i> runs only case i, to reproduce a failure.
@@ -287,16 +304,7 @@ TEST_CASE("gpu: long f32 rows that a lone CTA scans at B = 8192") {
       CaseSpec spec = long_rows(1200 + index, DType::f32, 200, k, Dist::normal);
       spec.n = n;
       REQUIRE(plan_spec(DType::f32, k, spec.rows, n, device).block == 8192);
-      for (Dist dist : kAllDists) {
-        spec.dist = dist;
-        spec.largest = index % 2 == 0;
-        spec.seed = 1200 + static_cast<uint64_t>(index);
-        CHECK(check_on_gpu("B = 8192 " + std::to_string(index++), spec));
-      }
-      spec.dist = Dist::normal;
-      CHECK(check_on_gpu("B = 8192 misled " + std::to_string(index++), spec, put_best_in_sample));
-      CHECK(check_on_gpu("B = 8192 sample in a tie " + std::to_string(index++), spec,
-                         put_threshold_among_ties));
+      check_every_distribution_and_sample("B = 8192", spec, 1200, index);
     }
   }
 }
@@ -318,17 +326,7 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
         const KernelSpec plan = plan_spec(dtype, k, spec.rows, n, device);
         REQUIRE(plan.cluster == 1);
         REQUIRE(plan.stages == 4);
-        for (Dist dist : kAllDists) {
-          spec.dist = dist;
-          spec.largest = index % 2 == 0;
-          spec.seed = 1700 + static_cast<uint64_t>(index);
-          CHECK(check_on_gpu("paired blocks " + std::to_string(index++), spec));
-        }
-        spec.dist = Dist::normal;
-        CHECK(check_on_gpu("paired blocks misled " + std::to_string(index++), spec,
-                           put_best_in_sample));
-        CHECK(check_on_gpu("paired blocks sample in a tie " + std::to_string(index++), spec,
-                           put_threshold_among_ties));
+        check_every_distribution_and_sample("paired blocks", spec, 1700, index);
       }
     }
   }
