@@ -94,6 +94,13 @@ int threads_for(const KernelSpec& spec, int64_t n) {
   return n <= buffer_words_at(spec, 256) || lone_cta_scans(spec, n) ? 256 : 512;
 }
 
+// Rows of 131,072+ columns that fit two CTAs per SM (rows <= 2 x SMs): a lone CTA may scan them
+// with more shared memory at no cost in occupancy (block_for, paired_blocks_when_scanning), and
+// they are long enough that a scan step's fixed part outweighs a short row's first blocks.
+bool long_rows_in_one_wave(int64_t rows, int64_t n, const DeviceInfo& device) {
+  return n >= 131072 && rows <= 2 * static_cast<int64_t>(device.sm_count);
+}
+
 // A scan step's fixed part (the block-wide scan and barrier, the block order, the loads'
 // addresses) outweighs the classify of few elements, so B = 8192 where it gives a thread more
 // of them per step and fits: a lone 256-thread CTA over 16-bit elements (32 each, all that a
@@ -117,9 +124,8 @@ int threads_for(const KernelSpec& spec, int64_t n) {
 int block_for(const KernelSpec& spec, int64_t rows, int64_t n, const DeviceInfo& device) {
   if (spec.cluster > 1) return spec.cluster == kMaxPortableCluster ? 4096 : 8192;
   if (spec.threads != 256) return 4096;
-  const bool long_f32_rows_in_one_wave =
-      n >= 131072 && spec.k_max <= 2048 && rows <= 2 * static_cast<int64_t>(device.sm_count);
-  return dtype_bytes(spec.dtype) == 2 || long_f32_rows_in_one_wave ? 8192 : 4096;
+  const bool long_f32_rows = long_rows_in_one_wave(rows, n, device) && spec.k_max <= 2048;
+  return dtype_bytes(spec.dtype) == 2 || long_f32_rows ? 8192 : 4096;
 }
 
 // B2 of a lone CTA that scans its rows, where it is not the default's (rows it takes whole keep
@@ -157,10 +163,10 @@ void buffer_when_scanning(KernelSpec& spec, int64_t n) {
 // x 65536 k = 1024 +3%, 200 x 40000 k = 256 +1..5%).
 void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
                                  const DeviceInfo& device) {
-  const bool lone_narrow_scan = spec.cluster == 1 && spec.threads == 256 &&
-                                dtype_bytes(spec.dtype) == 2 && lone_cta_scans(spec, n);
-  if (lone_narrow_scan && n >= 131072 && spec.k_max <= 1024 &&
-      rows <= 2 * static_cast<int64_t>(device.sm_count)) {
+  // Such a CTA scans these rows: at k <= 1024 its buffer holds at most 5,120 words.
+  const bool lone_narrow_cta =
+      spec.cluster == 1 && spec.threads == 256 && dtype_bytes(spec.dtype) == 2;
+  if (lone_narrow_cta && spec.k_max <= 1024 && long_rows_in_one_wave(rows, n, device)) {
     spec.stages = 4;
   }
 }
