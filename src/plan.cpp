@@ -18,6 +18,22 @@ namespace {
 // The largest k bucket that splits a row over kMaxCluster CTAs.
 constexpr int kLargestWideClusterK = 2048;
 
+// Full f32 rows of more than 65,536 columns that 16-CTA clusters split over at most all the SMs
+// (topk() plans 8-CTA clusters again where the GPU's layout holds fewer at once: eight rows ran
+// in two waves on the H200, +75%): halving each CTA's part of the row (more than 8,192 columns on
+// 8 CTAs) saves more than the wider gather costs, which for 16-bit rows, half the bytes a part,
+// it does not. Measured on the H200 against 8-CTA clusters
+// (bench/results/2026-12-03-h200-select/v73-v75): 5 / 6 / 7 x 131072 k = 2048 12.8-13.0 ->
+// 11.1-11.3 us (-13%, relu_ties -13%, ascending -34%); 6 x 131072 k = 512 / 1024 -13..-15%
+// (ascending -8 / -12%); 7 x 129280 k = 50 -25% (relu_ties -35%, ascending +4%), k = 256 -11%
+// (relu_ties +13%, ascending -3%); 6 x 81920 / 98304 / 262144 k = 2048 -12.7 / -12.4 / -17%;
+// 5 x 151936 k = 1024 -9.5% (ascending +10%); 6 x 100003 k = 700 -10% (ascending +16.5%). Not
+// taken: 6 x 65536 (+8%), 16-bit rows (5-7 x 131072 bf16 k = 512 +8..10%, k = 64 +11%), rows of
+// unknown lengths (6 x 131072 ragged 1..n, k = 2048: +11%, relu_ties +62%).
+bool wide_f32_rows(DType dtype, int64_t rows, int64_t n, bool full_rows, const DeviceInfo& device) {
+  return dtype == DType::f32 && full_rows && n > 65536 && rows * kMaxCluster <= device.sm_count;
+}
+
 // The smallest power of two that gives half the SMs a CTA, at most kMaxPortableCluster.
 // Measured on the H200 (bench/results/NOTES.md): 64 rows ran fastest with 2 CTAs per row, 1 row
 // with 8; larger clusters lost on more rows (measured when CTA 0 still merged the peers
@@ -27,11 +43,14 @@ constexpr int kLargestWideClusterK = 2048;
 // 16.9 / 16.1 / 17.4 (bench/results/2026-12-02-h200-cluster16); at k = 2048, since the peers
 // store their candidates into CTA 0, 1 / 2 / 4 rows 13.83 / 14.16 / 14.39 -> 13.39 / 13.76 /
 // 14.06 us (bench/results/2026-12-03-h200-select/v10); 8 rows of 65536 lost, 13.05 -> 21.48.
-int cluster_for(int64_t rows, int k_max, const DeviceInfo& device) {
+// Full f32 rows of more than 65,536 columns take them on up to all the SMs (wide_f32_rows).
+int cluster_for(DType dtype, int k_max, int64_t rows, int64_t n, bool full_rows,
+                const DeviceInfo& device) {
   int cluster = 1;
   while (cluster < kMaxPortableCluster && rows * cluster * 2 < device.sm_count) cluster *= 2;
   const bool wide = device.wide_clusters && k_max <= kLargestWideClusterK &&
-                    rows * kMaxCluster * 2 <= device.sm_count;
+                    (rows * kMaxCluster * 2 <= device.sm_count ||
+                     wide_f32_rows(dtype, rows, n, full_rows, device));
   return cluster == kMaxPortableCluster && wide ? kMaxCluster : cluster;
 }
 
@@ -174,7 +193,7 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
 }  // namespace
 
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
-                     RowBounds bounds, Epilogue epilogue) {
+                     RowBounds bounds, Epilogue epilogue, RowLengths lengths) {
   KernelSpec spec;
   spec.kind = KernelKind::topk;
   spec.dtype = dtype;
@@ -189,7 +208,8 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
       break;
     }
   }
-  spec.cluster = cluster_for(rows, spec.k_max, device);
+  const bool full_rows = lengths == RowLengths::full && bounds == RowBounds::range;
+  spec.cluster = cluster_for(dtype, spec.k_max, rows, n, full_rows, device);
   // Small enough for two CTAs per SM (at most ~110 KB of shared memory each), which measured
   // 1.35x faster than one CTA with a larger B2 at k = 2048.
   spec.block2 = spec.k_max <= 256 || spec.k_max == 4096 ? 1024 : 2048;
@@ -229,10 +249,11 @@ std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
   // Row counts 16, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8 and 16
-  // (8 at k buckets above kLargestWideClusterK), and more rows than fit two CTAs per SM the
-  // lone CTAs that block_for keeps at B = 4096 and paired_blocks_when_scanning at two stages;
-  // long, short and medium rows (the 512-thread buffer's length) give a lone CTA's kernels:
-  // scanning at 256 threads, whole at 256 and 512 (threads_for, buffer_when_scanning, block_for,
+  // (8 at k buckets above kLargestWideClusterK; 16 at 2 rows too where they are full f32 rows:
+  // wide_f32_rows, so both lengths), and more rows than fit two CTAs per SM the lone CTAs that
+  // block_for keeps at B = 4096 and paired_blocks_when_scanning at two stages; long, short and
+  // medium rows (the 512-thread buffer's length) give a lone CTA's kernels: scanning at 256
+  // threads, whole at 256 and 512 (threads_for, buffer_when_scanning, block_for,
   // paired_blocks_when_scanning).
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
@@ -247,9 +268,11 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
               plan_spec(dtype, bucket, rows, kShortRow, device, options.bounds, options.epilogue),
               512);
           for (int64_t n : {kLongRow, kShortRow, medium_row}) {
-            const KernelSpec spec =
-                plan_spec(dtype, bucket, rows, n, device, options.bounds, options.epilogue);
-            if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
+            for (RowLengths lengths : {RowLengths::bounded, RowLengths::full}) {
+              const KernelSpec spec = plan_spec(dtype, bucket, rows, n, device, options.bounds,
+                                                options.epilogue, lengths);
+              if (std::find(specs.begin(), specs.end(), spec) == specs.end()) specs.push_back(spec);
+            }
           }
         }
       }

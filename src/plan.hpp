@@ -23,12 +23,18 @@ struct DeviceInfo {
   bool wide_clusters = true;
 };
 
+// Whether every row of a call spans its n columns, or some may end sooner (begin / end arrays,
+// decode bounds): the planner splits rows wider where it measured full ones only.
+enum class RowLengths : int { full, bounded };
+
 // The spec for dtype and runtime k (1..4096) over `rows` rows of `n` columns on device: the
 // smallest k bucket holding k, and a cluster of CTAs per row when the rows alone cannot fill
 // the GPU; then the tuning table's choice for the shape's bucket, if it has one; then
 // DEEPSELECT_PLAN_OVERRIDE (which cannot change bounds and epilogue: they are the call's).
+// Decode bounds make the rows' lengths bounded whatever `lengths` says.
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
-                     RowBounds bounds = RowBounds::range, Epilogue epilogue = Epilogue::plain);
+                     RowBounds bounds = RowBounds::range, Epilogue epilogue = Epilogue::plain,
+                     RowLengths lengths = RowLengths::full);
 
 // A call's options that select a kernel variant.
 struct KernelOptions {

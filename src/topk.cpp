@@ -142,6 +142,11 @@ RowBounds bounds_of(const TopkArgs& a) {
   return a.seq_lens != nullptr ? RowBounds::decode : RowBounds::range;
 }
 
+RowLengths lengths_of(const TopkArgs& a) {
+  const bool bounded = a.begin != nullptr || a.end != nullptr || a.seq_lens != nullptr;
+  return bounded ? RowLengths::bounded : RowLengths::full;
+}
+
 Epilogue epilogue_of(const TopkArgs& a) {
   return a.page_table != nullptr ? Epilogue::page_table : Epilogue::plain;
 }
@@ -291,9 +296,9 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const LoadedKernel& 
 const LoadedKernel& planned_kernel(const TopkArgs& a, CUcontext context) {
   DeviceInfo device = device_info_of(context);
   auto kernel_on = [&](const DeviceInfo& planned_device) -> const LoadedKernel& {
-    return KernelRegistry::global().get(
-        plan_spec(a.dtype, a.k, a.rows, a.n, planned_device, bounds_of(a), epilogue_of(a)),
-        context);
+    return KernelRegistry::global().get(plan_spec(a.dtype, a.k, a.rows, a.n, planned_device,
+                                                  bounds_of(a), epilogue_of(a), lengths_of(a)),
+                                        context);
   };
   const LoadedKernel& kernel = kernel_on(device);
   if (kernel.holds_at_once(a.rows)) return kernel;

@@ -299,6 +299,13 @@ TEST_CASE("spec: symbols are C identifiers and differ between specs") {
   CHECK(symbols.size() == specs.size());
 }
 
+// Rows of bounded lengths (begin / end arrays) here and in the next two tests: full f32 rows take
+// 16-CTA clusters on more rows (the test after them).
+KernelSpec plan_bounded(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device) {
+  return plan_spec(dtype, k, rows, n, device, RowBounds::range, Epilogue::plain,
+                   RowLengths::bounded);
+}
+
 TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row") {
   const std::pair<int64_t, int> rows_to_cluster[] = {
       {1, 16}, {4, 16}, {5, 8},  {8, 8},  {9, 8},   {16, 8},   {17, 4},
@@ -306,7 +313,7 @@ TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row")
   for (auto [rows, cluster] : rows_to_cluster) {
     INFO("rows=", rows);
     const KernelSpec spec =
-        plan_spec(DType::f32, 2048, rows, kRowLength, DeviceInfo{kSm90, kH200Sms});
+        plan_bounded(DType::f32, 2048, rows, kRowLength, DeviceInfo{kSm90, kH200Sms});
     CHECK(spec.cluster == cluster);
     CHECK(validate_rejection(spec).argument == "<accepted>");
   }
@@ -322,7 +329,7 @@ TEST_CASE("plan: up to k = 2048, rows on at most half the SMs take 16-CTA cluste
     for (int k : {1, 50, 64, 256, 512, 1000, 1024, 1025, 2048}) {
       for (auto [rows, cluster] : rows_to_cluster) {
         INFO(dtype_name(dtype), " k=", k, " rows=", rows);
-        const KernelSpec spec = plan_spec(dtype, k, rows, 129280, h200);
+        const KernelSpec spec = plan_bounded(dtype, k, rows, 129280, h200);
         CHECK(spec.cluster == cluster);
         CHECK(validate_rejection(spec).argument == "<accepted>");
       }
@@ -335,12 +342,15 @@ TEST_CASE("plan: up to k = 2048, rows on at most half the SMs take 16-CTA cluste
     narrow.wide_clusters = false;
     const KernelSpec portable = plan_spec(dtype, 50, 1, 129280, narrow);
     CHECK(portable.cluster == 8);
-    CHECK(portable == plan_spec(dtype, 50, 8, 129280, h200));
+    CHECK(portable == plan_bounded(dtype, 50, 8, 129280, h200));
   }
   // A GPU of fewer SMs keeps 16-CTA clusters for fewer rows.
-  CHECK(plan_spec(DType::f32, 50, 1, 129280, DeviceInfo{kSm90, 32}).cluster == 16);
-  CHECK(plan_spec(DType::f32, 50, 2, 129280, DeviceInfo{kSm90, 32}).cluster == 8);
-  CHECK(plan_spec(DType::f32, 50, 1, 129280, DeviceInfo{kSm90, 31}).cluster == 8);
+  CHECK(plan_bounded(DType::f32, 50, 1, 129280, DeviceInfo{kSm90, 32}).cluster == 16);
+  CHECK(plan_bounded(DType::f32, 50, 2, 129280, DeviceInfo{kSm90, 32}).cluster == 8);
+  CHECK(plan_bounded(DType::f32, 50, 1, 129280, DeviceInfo{kSm90, 31}).cluster == 8);
+  // Full f32 rows: as many as the SMs hold 16 CTAs each, wide_f32_rows.
+  CHECK(plan_spec(DType::f32, 50, 2, 129280, DeviceInfo{kSm90, 32}).cluster == 16);
+  CHECK(plan_spec(DType::f32, 50, 2, 129280, DeviceInfo{kSm90, 31}).cluster == 8);
 }
 
 // The kernel takes a CTA's part of the row whole (no scan) when the part fits its buffer of
@@ -359,7 +369,7 @@ TEST_CASE("plan: split rows at k <= 2048 hold a 128K row's part whole; other pla
                                             {512, 6, 8, 16384},
                                             {64, 5, 8, 16384}}) {
       INFO(dtype_name(dtype), " k=", k, " rows=", rows);
-      const KernelSpec split = plan_spec(dtype, k, rows, 131072, h200);
+      const KernelSpec split = plan_bounded(dtype, k, rows, 131072, h200);
       CHECK(split.cluster == cluster);
       CHECK(split.block2 == block2);
       const int64_t vector = 16 / static_cast<int64_t>(dtype_bytes(dtype));
@@ -380,6 +390,43 @@ TEST_CASE("plan: split rows at k <= 2048 hold a 128K row's part whole; other pla
     CHECK(plan_spec(dtype, 2048, 1024, 131072, h200).block2 ==
           (dtype_bytes(dtype) == 2 ? 4096 : 2048));
   }
+}
+
+// Full f32 rows of more than 65,536 columns take 16-CTA clusters on up to all the SMs (src/plan.cpp
+// wide_f32_rows): the kernels that one such row takes, so no new spec; their buffers hold a
+// 131,072-column row's parts whole. Not 16-bit rows, rows of bounded lengths (begin / end or
+// decode bounds), shorter rows, more rows, larger k, or where topk() rules wide clusters out.
+TEST_CASE("plan: full f32 rows of more than 65,536 columns take 16-CTA clusters on all the SMs") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  for (int k : {1, 50, 64, 256, 700, 1024, 2048}) {
+    for (int64_t rows : {5, 6, 7, 8}) {
+      for (int64_t n : {65537, 81920, 131072, 262144}) {
+        INFO("k=", k, " rows=", rows, " n=", n);
+        const KernelSpec wide = plan_spec(DType::f32, k, rows, n, h200);
+        CHECK(wide.cluster == 16);
+        CHECK(wide == plan_spec(DType::f32, k, 1, n, h200));
+        CHECK(validate_rejection(wide).argument == "<accepted>");
+      }
+      const KernelSpec split = plan_spec(DType::f32, k, rows, 131072, h200);
+      const int64_t part = ((131072 / 4 + 1 + 15) / 16) * 4;
+      CHECK(part <= split.k_max + split.block + split.block2);
+      CHECK(part * static_cast<int64_t>(sizeof(uint64_t) + 4) <=
+            static_cast<int64_t>(split.dynamic_smem_bytes()));
+      INFO("k=", k, " rows=", rows);
+      CHECK(plan_spec(DType::f32, k, rows, 65536, h200).cluster == 8);
+      CHECK(plan_bounded(DType::f32, k, rows, 131072, h200).cluster == 8);
+      CHECK(plan_spec(DType::f32, k, rows, 131072, h200, RowBounds::decode).cluster == 8);
+      CHECK(plan_spec(DType::bf16, k, rows, 131072, h200).cluster == 8);
+      CHECK(plan_spec(DType::f16, k, rows, 131072, h200).cluster == 8);
+    }
+    INFO("k=", k);
+    CHECK(plan_spec(DType::f32, k, 9, 131072, h200).cluster == 8);
+    DeviceInfo narrow = h200;
+    narrow.wide_clusters = false;
+    CHECK(plan_spec(DType::f32, k, 6, 131072, narrow).cluster == 8);
+  }
+  CHECK(plan_spec(DType::f32, 2049, 6, 131072, h200).cluster == 8);
+  CHECK(plan_spec(DType::f32, 4096, 6, 131072, h200).cluster == 8);
 }
 
 TEST_CASE("plan: a lone CTA runs 256 threads but on rows that only its 512-thread buffer holds") {
@@ -536,7 +583,7 @@ TEST_CASE("plan: B = 8192 where it gives a thread more elements per scan step an
       // 2048) takes the room.
       for (int rows : {1, 4, 8, 16, 32, 64}) {
         INFO("rows=", rows);
-        const KernelSpec split = plan_spec(dtype, k, rows, 131072, h200);
+        const KernelSpec split = plan_bounded(dtype, k, rows, 131072, h200);
         REQUIRE(split.cluster > 1);
         CHECK(split.block == (split.cluster == 8 ? 4096 : 8192));
         CHECK(validate_rejection(split).argument == "<accepted>");

@@ -309,6 +309,24 @@ TEST_CASE("gpu: long f32 rows that a lone CTA scans at B = 8192") {
   }
 }
 
+// Full f32 rows that 16-CTA clusters split over up to all the SMs (src/plan.cpp wide_f32_rows):
+// six and seven clusters at once, rows of odd length (most start past a 16-byte boundary) and
+// aligned ones, on every distribution, ordered both ways, and with samples that mislead.
+TEST_CASE("gpu: full f32 rows that 16-CTA clusters split over up to all the SMs") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (auto [rows, n] : {std::pair<int64_t, int64_t>{6, 100003}, {7, 131072}}) {
+    for (int k : {50, 700, 2048}) {
+      CaseSpec spec = long_rows(1800 + index, DType::f32, rows, k, Dist::normal);
+      spec.n = n;
+      REQUIRE(plan_spec(DType::f32, k, rows, n, device).cluster == 16);
+      check_every_distribution_and_sample("16-CTA rows", spec, 1800, index);
+    }
+  }
+}
+
 // 16-bit rows that a lone CTA scans two staged blocks per block-wide scan (src/plan.cpp
 // paired_blocks_when_scanning): an odd number of blocks (the last pair holds one) in rows of odd
 // length (most start past a 16-byte boundary), 32 blocks (the block order's ring refilled), every
