@@ -353,6 +353,18 @@ TEST_CASE("plan: up to k = 2048, rows on at most half the SMs take 16-CTA cluste
   CHECK(plan_spec(DType::f32, 50, 2, 129280, DeviceInfo{kSm90, 31}).cluster == 8);
 }
 
+// Whether split's CTAs hold their parts of a row of n columns whole: the widest part (the row
+// plus its misaligned head, in whole vectors, split over the cluster) fits the buffer, and its
+// staged copy and candidate words fit the shared memory.
+void check_holds_parts_whole(const KernelSpec& split, int64_t n) {
+  const int64_t bytes = static_cast<int64_t>(dtype_bytes(split.dtype));
+  const int64_t vector = 16 / bytes;
+  const int64_t part = ((n + vector - 1) / vector + 1 + split.cluster - 1) / split.cluster * vector;
+  CHECK(part <= split.k_max + split.block + split.block2);
+  CHECK(part * (static_cast<int64_t>(sizeof(uint64_t)) + bytes) <=
+        static_cast<int64_t>(split.dynamic_smem_bytes()));
+}
+
 // The kernel takes a CTA's part of the row whole (no scan) when the part fits its buffer of
 // k_max + B + B2 words and its staging area at the end of shared memory lies above the part's
 // candidate words (templates/topk_kernel.cuh resident_fits); the planner sizes B2 so that it
@@ -372,13 +384,7 @@ TEST_CASE("plan: split rows at k <= 2048 hold a 128K row's part whole; other pla
       const KernelSpec split = plan_bounded(dtype, k, rows, 131072, h200);
       CHECK(split.cluster == cluster);
       CHECK(split.block2 == block2);
-      const int64_t vector = 16 / static_cast<int64_t>(dtype_bytes(dtype));
-      // The widest part: the row plus its misaligned head, in whole vectors, split over the
-      // cluster.
-      const int64_t part = ((131072 + vector - 1) / vector + 1 + cluster - 1) / cluster * vector;
-      CHECK(part <= split.k_max + split.block + split.block2);
-      CHECK(part * static_cast<int64_t>(sizeof(uint64_t) + dtype_bytes(dtype)) <=
-            static_cast<int64_t>(split.dynamic_smem_bytes()));
+      check_holds_parts_whole(split, 131072);
       CHECK(validate_rejection(split).argument == "<accepted>");
     }
     INFO(dtype_name(dtype));
@@ -407,11 +413,7 @@ TEST_CASE("plan: full f32 rows of more than 65,536 columns take 16-CTA clusters 
         CHECK(wide == plan_spec(DType::f32, k, 1, n, h200));
         CHECK(validate_rejection(wide).argument == "<accepted>");
       }
-      const KernelSpec split = plan_spec(DType::f32, k, rows, 131072, h200);
-      const int64_t part = ((131072 / 4 + 1 + 15) / 16) * 4;
-      CHECK(part <= split.k_max + split.block + split.block2);
-      CHECK(part * static_cast<int64_t>(sizeof(uint64_t) + 4) <=
-            static_cast<int64_t>(split.dynamic_smem_bytes()));
+      check_holds_parts_whole(plan_spec(DType::f32, k, rows, 131072, h200), 131072);
       INFO("k=", k, " rows=", rows);
       CHECK(plan_spec(DType::f32, k, rows, 65536, h200).cluster == 8);
       CHECK(plan_bounded(DType::f32, k, rows, 131072, h200).cluster == 8);
