@@ -142,9 +142,9 @@ RowBounds bounds_of(const TopkArgs& a) {
   return a.seq_lens != nullptr ? RowBounds::decode : RowBounds::range;
 }
 
+// Decode bounds (seq_lens) bound the rows' lengths in plan_spec already.
 RowLengths lengths_of(const TopkArgs& a) {
-  const bool bounded = a.begin != nullptr || a.end != nullptr || a.seq_lens != nullptr;
-  return bounded ? RowLengths::bounded : RowLengths::full;
+  return a.begin != nullptr || a.end != nullptr ? RowLengths::bounded : RowLengths::full;
 }
 
 Epilogue epilogue_of(const TopkArgs& a) {
