@@ -57,6 +57,10 @@ void ds_topk_args_init(ds_topk_args* args) {
   args->next_n = 1;
 }
 
+size_t ds_topk_args_size(void) {
+  return sizeof(ds_topk_args);
+}
+
 int ds_topk(const ds_topk_args* args, void* stream) {
   last_error.clear();
   last_argument.clear();

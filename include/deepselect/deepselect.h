@@ -3,6 +3,7 @@
 #ifndef DEEPSELECT_H
 #define DEEPSELECT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -61,6 +62,10 @@ typedef struct ds_topk_args {
 
 /* Sets every field to its default (largest, unsorted, int32, fill_index -1, next_n 1, ...). */
 void ds_topk_args_init(ds_topk_args* args);
+
+/* sizeof(ds_topk_args) as this library was built: a caller built against another version's
+ * header (whose struct may lack appended fields) checks it before ds_topk_args_init. */
+size_t ds_topk_args_size(void);
 
 /* Runs top-k on stream (a CUstream; NULL for the current context's default stream).
  * Returns DS_OK, or an error code with the message in ds_last_error(). */

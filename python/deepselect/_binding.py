@@ -72,8 +72,17 @@ def library_path():
 
 
 def load(path):
-    """The library at path with the prototypes of deepselect.h set."""
+    """The library at path with the prototypes of deepselect.h set. OSError when its
+    ds_topk_args differs from DsTopkArgs (a library of another version)."""
     lib = ctypes.CDLL(str(path))
+    size_function = getattr(lib, "ds_topk_args_size", None)
+    if size_function is None:
+        raise OSError(f"{path} has no ds_topk_args_size: it is older than this package")
+    size_function.argtypes = []
+    size_function.restype = ctypes.c_size_t
+    if size_function() != ctypes.sizeof(DsTopkArgs):
+        raise OSError(f"{path}'s ds_topk_args is {size_function()} bytes, this package's "
+                      f"{ctypes.sizeof(DsTopkArgs)}: they come from different versions")
     lib.ds_topk_args_init.argtypes = [ctypes.POINTER(DsTopkArgs)]
     lib.ds_topk_args_init.restype = None
     lib.ds_topk.argtypes = [ctypes.POINTER(DsTopkArgs), ctypes.c_void_p]

@@ -244,6 +244,21 @@ class ImportTest(unittest.TestCase):
             with self.assertRaisesRegex(OSError, path):
                 deepselect.version()
 
+    def test_library_of_another_version_is_refused(self):
+        """A library whose ds_topk_args is not DsTopkArgs (another version's struct), or which
+        cannot say (older than ds_topk_args_size), is not loaded."""
+        size = ctypes.sizeof(_binding.DsTopkArgs)
+        other = mock.MagicMock()
+        other.ds_topk_args_size.return_value = size + 8
+        older = mock.MagicMock(spec=["ds_topk", "ds_topk_args_init"])
+        for lib, message in ((other, f"is {size + 8} bytes, this package's {size}: they come "
+                                     "from different versions"),
+                             (older, "no ds_topk_args_size: it is older than this package")):
+            with self.subTest(message=message), mock.patch.object(_binding.ctypes, "CDLL",
+                                                                  return_value=lib):
+                with self.assertRaisesRegex(OSError, message):
+                    _binding.load("/some/libdeepselect.so")
+
 
 def library_missing():
     """Why the library cannot be tested here, or None when it loads."""
@@ -277,6 +292,10 @@ LIBRARY_MISSING = library_missing()
 class LibraryTest(unittest.TestCase):
     def test_version(self):
         self.assertRegex(deepselect.version(), r"^\d+\.\d+\.\d+$")
+
+    def test_struct_size_matches(self):
+        self.assertEqual(_binding.library().ds_topk_args_size(),
+                         ctypes.sizeof(_binding.DsTopkArgs))
 
     @unittest.skipIf(gpu_visible(), "a GPU is visible: fake device pointers must not reach it")
     def test_valid_call_fails_without_gpu(self):
