@@ -45,6 +45,19 @@ deepselect::TopkArgs to_cpp(const ds_topk_args& c) {
   return a;
 }
 
+// Records a failure for ds_last_error; where even that cannot allocate, its message stays ""
+// and the code still says what failed.
+int failed(int code, const char* message, const char* argument) noexcept {
+  try {
+    last_error = message;
+    last_argument = argument;
+  } catch (...) {
+    last_error.clear();
+    last_argument.clear();
+  }
+  return code;
+}
+
 }  // namespace
 
 extern "C" {
@@ -69,12 +82,11 @@ int ds_topk(const ds_topk_args* args, void* stream) {
     deepselect::topk(to_cpp(*args), static_cast<CUstream>(stream));
     return DS_OK;
   } catch (const deepselect::ArgumentError& error) {
-    last_error = error.what();
-    last_argument = error.argument();
-    return DS_ERROR_ARGUMENT;
+    return failed(DS_ERROR_ARGUMENT, error.what(), error.argument().c_str());
   } catch (const std::exception& error) {
-    last_error = error.what();
-    return DS_ERROR_RUNTIME;
+    return failed(DS_ERROR_RUNTIME, error.what(), "");
+  } catch (...) {
+    return failed(DS_ERROR_RUNTIME, "deepselect: an unknown exception", "");
   }
 }
 

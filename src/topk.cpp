@@ -38,6 +38,20 @@ bool aligned(const void* pointer, size_t alignment) {
   return reinterpret_cast<uintptr_t>(pointer) % alignment == 0;
 }
 
+int64_t index_bytes(IndexType type) {
+  return type == IndexType::i64 ? 8 : 4;
+}
+
+// Rejects stride_name unless count rows of stride elements of element_bytes each stay within
+// int64 bytes.
+void require_rows_fit(int64_t count, const char* count_name, int64_t stride,
+                      const char* stride_name, int64_t element_bytes) {
+  require(
+      stride <= std::numeric_limits<int64_t>::max() / element_bytes / std::max<int64_t>(count, 1),
+      stride_name,
+      fmt::format("{} * {} = {} * {} overflows", count_name, stride_name, count, stride));
+}
+
 // The arguments with defaults resolved, after every host-side check.
 struct Checked {
   int64_t ld = 0;
@@ -72,14 +86,13 @@ void validate_page_table(const TopkArgs& a, Checked& checked) {
   checked.ld_page_table = a.ld_page_table == 0 ? a.page_table_cols : a.ld_page_table;
   require(checked.ld_page_table >= a.page_table_cols, "ld_page_table",
           fmt::format("{} is less than page_table_cols = {}", a.ld_page_table, a.page_table_cols));
-  require(checked.ld_page_table <= std::numeric_limits<int64_t>::max() / 4 / a.page_table_rows,
-          "ld_page_table",
-          fmt::format("page_table_rows * ld_page_table = {} * {} overflows", a.page_table_rows,
-                      checked.ld_page_table));
+  require_rows_fit(a.page_table_rows, "page_table_rows", checked.ld_page_table, "ld_page_table", 4);
   checked.ld_raw = a.ld_raw == 0 ? a.k : a.ld_raw;
   require(a.raw_indices == nullptr || checked.ld_raw >= a.k, "ld_raw",
           fmt::format("{} is less than k = {}", a.ld_raw, a.k));
-  require(aligned(a.raw_indices, a.index_type == IndexType::i64 ? 8 : 4), "raw_indices",
+  if (a.raw_indices != nullptr)
+    require_rows_fit(a.rows, "rows", checked.ld_raw, "ld_raw", index_bytes(a.index_type));
+  require(aligned(a.raw_indices, static_cast<size_t>(index_bytes(a.index_type))), "raw_indices",
           "is not aligned to its element size");
 }
 
@@ -100,25 +113,32 @@ Checked validate(const TopkArgs& a) {
   checked.ld = a.ld == 0 ? a.n : a.ld;
   require(checked.ld >= a.n, "ld", fmt::format("{} is less than n = {}", a.ld, a.n));
   const int64_t element = static_cast<int64_t>(dtype_bytes(a.dtype));
-  require(
-      checked.ld <= std::numeric_limits<int64_t>::max() / element / std::max<int64_t>(a.rows, 1),
-      "ld", fmt::format("rows * ld = {} * {} overflows", a.rows, checked.ld));
+  require_rows_fit(a.rows, "rows", checked.ld, "ld", element);
   checked.ld_idx = a.ld_idx == 0 ? a.k : a.ld_idx;
   require(checked.ld_idx >= a.k, "ld_idx", fmt::format("{} is less than k = {}", a.ld_idx, a.k));
+  require_rows_fit(a.rows, "rows", checked.ld_idx, "ld_idx", index_bytes(a.index_type));
   checked.ld_val = a.ld_val == 0 ? a.k : a.ld_val;
   require(a.values == nullptr || checked.ld_val >= a.k, "ld_val",
           fmt::format("{} is less than k = {}", a.ld_val, a.k));
+  if (a.values != nullptr) require_rows_fit(a.rows, "rows", checked.ld_val, "ld_val", element);
   require(a.index_type == IndexType::i64 ||
               (a.fill_index >= std::numeric_limits<int32_t>::min() && a.fill_index <= kInt32Max),
           "fill_index", fmt::format("{} does not fit the int32 indices", a.fill_index));
   if (a.rows > 0) {
     require(a.indices != nullptr, "indices", "is null");
-    require(aligned(a.indices, a.index_type == IndexType::i64 ? 8 : 4), "indices",
+    require(aligned(a.indices, static_cast<size_t>(index_bytes(a.index_type))), "indices",
             "is not aligned to its element size");
     require(a.x != nullptr || a.n == 0, "x", "is null");
     require(aligned(a.x, static_cast<size_t>(element)), "x", "is not aligned to its element size");
     require(aligned(a.values, static_cast<size_t>(element)), "values",
             "is not aligned to its element size");
+    for (const auto& [array, name] : {std::pair<const void*, const char*>{a.k_per_row, "k_per_row"},
+                                      {a.begin, "begin"},
+                                      {a.end, "end"},
+                                      {a.index_offset, "index_offset"},
+                                      {a.row_status, "row_status"}}) {
+      require(aligned(array, 4), name, "is not 4-byte aligned");
+    }
   }
   validate_decode_bounds(a);
   validate_page_table(a, checked);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -155,6 +156,33 @@ TEST_CASE("topk args: every bad argument is named before any launch") {
        [](TopkArgs& a) { with_page_table(a).row_to_batch = misaligned_ints(); },
        {"row_to_batch"}},
       {"page_size without page_table", [](TopkArgs& a) { a.page_size = 64; }, {"page_size"}},
+      {"k_per_row unaligned", [](TopkArgs& a) { a.k_per_row = misaligned_ints(); }, {"k_per_row"}},
+      {"begin unaligned", [](TopkArgs& a) { a.begin = misaligned_ints(); }, {"begin"}},
+      {"end unaligned", [](TopkArgs& a) { a.end = misaligned_ints(); }, {"end"}},
+      {"index_offset unaligned",
+       [](TopkArgs& a) { a.index_offset = misaligned_ints(); },
+       {"index_offset"}},
+      {"row_status unaligned",
+       [](TopkArgs& a) { a.row_status = const_cast<int32_t*>(misaligned_ints()); },
+       {"row_status"}},
+      {"rows * ld_idx overflows",
+       [](TopkArgs& a) {
+         a.index_type = IndexType::i64;
+         a.ld_idx = std::numeric_limits<int64_t>::max() / 8 / a.rows + 1;
+       },
+       {"ld_idx"}},
+      {"rows * ld_val overflows",
+       [](TopkArgs& a) {
+         a.values = fake_device_memory;
+         a.ld_val = std::numeric_limits<int64_t>::max() / 4 / a.rows + 1;
+       },
+       {"ld_val"}},
+      {"rows * ld_raw overflows",
+       [](TopkArgs& a) {
+         with_page_table(a).raw_indices = fake_device_memory;
+         a.ld_raw = std::numeric_limits<int64_t>::max() / 4 / a.rows + 1;
+       },
+       {"ld_raw"}},
   };
   for (const BadCase& bad : cases) {
     CAPTURE(bad.what);

@@ -71,9 +71,11 @@ size_t ds_topk_args_size(void);
  * Returns DS_OK, or an error code with the message in ds_last_error(). */
 int ds_topk(const ds_topk_args* args, void* stream);
 
-/* The message of this thread's last failed call ("" if none). */
+/* The message of this thread's last ds_topk call when it failed ("" after a success: every call
+ * clears it). The pointer holds until this thread's next ds_topk call; bindings whose tasks move
+ * between threads (goroutines, async runtimes) read it on the calling thread right after. */
 const char* ds_last_error(void);
-/* For DS_ERROR_ARGUMENT: the name of the bad argument ("" otherwise). */
+/* For DS_ERROR_ARGUMENT: the name of the bad argument ("" otherwise), held as ds_last_error's. */
 const char* ds_last_error_argument(void);
 
 const char* ds_version(void);

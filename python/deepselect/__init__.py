@@ -58,9 +58,11 @@ def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dt
         return_values=False, return_raw_indices=True   out=(indices, raw_indices)
     raw_indices has the shape (rows, k) and the dtype of indices.
 
-    stream: a torch.cuda.Stream or a CUstream handle; default torch's current stream on x's
-    device. Outputs are allocated with torch on x's device, and nothing else is: the call never
-    synchronizes the host and can be captured in a CUDA graph.
+    stream: a torch.cuda.Stream on x's device or a CUstream handle of its context; default
+    torch's current stream on x's device. Outputs are allocated with torch on x's device, and
+    nothing else is: the call never synchronizes the host and can be captured in a CUDA graph.
+    Allocated outputs belong to torch's current stream (the caching allocator's rule): with
+    stream= another stream, pass out= or keep them alive until that stream has written them.
 
     Raises ValueError (TypeError for a wrong type) naming the argument before anything runs,
     and RuntimeError when the library fails (no GPU, driver, compile).
@@ -112,10 +114,13 @@ def _launch(lib, call):
     args.indices = call.indices.data_ptr()
     args.values = None if call.values is None else call.values.data_ptr()
     args.raw_indices = None if call.raw_indices is None else call.raw_indices.data_ptr()
-    if call.stream is not None:
+    torch = _torch()
+    if torch is None:  # stream= given (check_call's condition): the caller's context is current
         _binding.topk(lib, args, call.stream)
         return
-    torch = _torch()
     # A stream handle of 0 (torch's default stream) means the current context's: make it x's.
     with torch.cuda.device(call.device):
-        _binding.topk(lib, args, torch.cuda.current_stream(call.device).cuda_stream)
+        stream = call.stream
+        if stream is None:
+            stream = torch.cuda.current_stream(call.device).cuda_stream
+        _binding.topk(lib, args, stream)

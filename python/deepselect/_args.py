@@ -16,7 +16,7 @@ MAX_K = 4096
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 POINTER_MAX = (1 << 64) - 1
-MAX_ROWS = INT32_MAX // 8  # src/topk.cpp: rows * the largest cluster must fit a grid dimension
+MAX_ROWS = INT32_MAX // 16  # src/topk.cpp: rows * the largest cluster must fit a grid dimension
 MAX_N = INT32_MAX - 65536  # src/topk.cpp: the kernel indexes a row's elements with int
 
 VALUE_DTYPES = {"float32": ds.DS_F32, "bfloat16": ds.DS_BF16, "float16": ds.DS_F16}
@@ -145,10 +145,14 @@ def check_fill_value(fill_value):
     return 1, float(fill_value)
 
 
-def check_stream(stream):
-    """The CUstream handle of stream: a torch.cuda.Stream (its cuda_stream), an int, or None."""
+def check_stream(stream, device):
+    """The CUstream handle of stream: a torch.cuda.Stream on device (its cuda_stream), an int,
+    or None."""
     if stream is None:
         return None
+    stream_device = getattr(stream, "device", None)
+    if stream_device is not None and stream_device != device:
+        raise error("stream", f"is on {stream_device}, x on {device}")
     handle = getattr(stream, "cuda_stream", stream)
     if isinstance(handle, bool) or not isinstance(handle, numbers.Integral):
         raise error("stream", f"{stream!r} is not a CUstream handle (int) or a "
@@ -313,7 +317,7 @@ def check_call(x, k, *, largest, order, index_dtype, return_values, nan, fill_in
     call = Call(fields, rows, k, x.device, x.dtype,
                 None if index_dtype is None else check_index_dtype(index_dtype),
                 check_bool(return_values, "return_values"), return_raw_indices,
-                stream=check_stream(stream))
+                stream=check_stream(stream, x.device))
     if out is not None:
         check_out(out, call)
     call.index_dtype = call.index_dtype or "int32"

@@ -134,7 +134,7 @@ class ArgumentChecksTest(StubbedLibraryTest):
                            index_offset=FakeTensor((ROWS,), "int32"),
                            row_status=FakeTensor((ROWS,), "int32"), order="by_value",
                            nan="smallest", largest=False, index_dtype=FakeDtype("int32"))
-        self.assertAccepts(stream=mock.Mock(cuda_stream=0x1234))  # a torch.cuda.Stream
+        self.assertAccepts(stream=mock.Mock(cuda_stream=0x1234, device=CUDA0))  # torch.cuda.Stream
 
     def test_k_out_of_range(self):
         self.assertIn("0 is not in 1..4096", self.assertRejects("k", k=0))
@@ -217,6 +217,8 @@ class ArgumentChecksTest(StubbedLibraryTest):
         self.assertRejects("fill_value", TypeError, fill_value="-inf")
         self.assertRejects("stream", TypeError, stream="default")
         self.assertRejects("stream", stream=-1)
+        self.assertIn("is on cuda:1, x on cuda:0",
+                      self.assertRejects("stream", stream=mock.Mock(cuda_stream=1, device=CUDA1)))
 
     @unittest.skipIf(deepselect._torch() is not None, "PyTorch is installed")
     def test_without_torch_out_and_stream_are_needed(self):
