@@ -66,7 +66,6 @@ void validate_decode_bounds(const TopkArgs& a) {
   require(a.next_n >= 1, "next_n", fmt::format("{} is not >= 1", a.next_n));
   require(a.seq_lens == nullptr || (a.begin == nullptr && a.end == nullptr), "seq_lens",
           "cannot be combined with begin/end (decode bounds replace them)");
-  require(aligned(a.seq_lens, 4), "seq_lens", "is not 4-byte aligned");
 }
 
 void validate_page_table(const TopkArgs& a, Checked& checked) {
@@ -76,8 +75,6 @@ void validate_page_table(const TopkArgs& a, Checked& checked) {
     require(a.raw_indices == nullptr, "raw_indices", "needs page_table");
     return;
   }
-  require(aligned(a.page_table, 4), "page_table", "is not 4-byte aligned");
-  require(aligned(a.row_to_batch, 4), "row_to_batch", "is not 4-byte aligned");
   require(a.page_size >= 1, "page_size", fmt::format("{} is not >= 1", a.page_size));
   require(a.page_table_rows >= 1, "page_table_rows",
           fmt::format("{} is not >= 1", a.page_table_rows));
@@ -94,6 +91,20 @@ void validate_page_table(const TopkArgs& a, Checked& checked) {
     require_rows_fit(a.rows, "rows", checked.ld_raw, "ld_raw", index_bytes(a.index_type));
   require(aligned(a.raw_indices, static_cast<size_t>(index_bytes(a.index_type))), "raw_indices",
           "is not aligned to its element size");
+}
+
+// Every int32 device array the call may read or write (misaligned, the kernel would fault).
+void validate_int32_arrays(const TopkArgs& a) {
+  for (const auto& [array, name] : {std::pair<const void*, const char*>{a.k_per_row, "k_per_row"},
+                                    {a.begin, "begin"},
+                                    {a.end, "end"},
+                                    {a.index_offset, "index_offset"},
+                                    {a.row_status, "row_status"},
+                                    {a.seq_lens, "seq_lens"},
+                                    {a.page_table, "page_table"},
+                                    {a.row_to_batch, "row_to_batch"}}) {
+    require(aligned(array, 4), name, "is not 4-byte aligned");
+  }
 }
 
 Checked validate(const TopkArgs& a) {
@@ -132,16 +143,10 @@ Checked validate(const TopkArgs& a) {
     require(aligned(a.x, static_cast<size_t>(element)), "x", "is not aligned to its element size");
     require(aligned(a.values, static_cast<size_t>(element)), "values",
             "is not aligned to its element size");
-    for (const auto& [array, name] : {std::pair<const void*, const char*>{a.k_per_row, "k_per_row"},
-                                      {a.begin, "begin"},
-                                      {a.end, "end"},
-                                      {a.index_offset, "index_offset"},
-                                      {a.row_status, "row_status"}}) {
-      require(aligned(array, 4), name, "is not 4-byte aligned");
-    }
   }
   validate_decode_bounds(a);
   validate_page_table(a, checked);
+  validate_int32_arrays(a);
   const double fill = a.fill_value.value_or(a.largest ? -std::numeric_limits<double>::infinity()
                                                       : std::numeric_limits<double>::infinity());
   checked.fill_value_bits = to_dtype_bits(a.dtype, fill);

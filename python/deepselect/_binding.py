@@ -80,8 +80,9 @@ def load(path):
         raise OSError(f"{path} has no ds_topk_args_size: it is older than this package")
     size_function.argtypes = []
     size_function.restype = ctypes.c_size_t
-    if size_function() != ctypes.sizeof(DsTopkArgs):
-        raise OSError(f"{path}'s ds_topk_args is {size_function()} bytes, this package's "
+    size = size_function()
+    if size != ctypes.sizeof(DsTopkArgs):
+        raise OSError(f"{path}'s ds_topk_args is {size} bytes, this package's "
                       f"{ctypes.sizeof(DsTopkArgs)}: they come from different versions")
     lib.ds_topk_args_init.argtypes = [ctypes.POINTER(DsTopkArgs)]
     lib.ds_topk_args_init.restype = None
