@@ -103,10 +103,15 @@ CUcontext use_primary_context(int ordinal) {
 }
 
 ContextScope::ContextScope(CUcontext context) {
+  CUcontext current = nullptr;
+  check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+  if (current == context) return;
   check_cuda(driver().cuCtxPushCurrent(context), "cuCtxPushCurrent");
+  pushed_ = true;
 }
 
 ContextScope::~ContextScope() {
+  if (!pushed_) return;
   CUcontext ignored = nullptr;
   driver().cuCtxPopCurrent(&ignored);
 }

@@ -16,6 +16,8 @@ namespace deepselect {
   X(cuDeviceGetAttribute)         \
   X(cuDevicePrimaryCtxRetain)     \
   X(cuDevicePrimaryCtxRelease)    \
+  X(cuCtxCreate)                  \
+  X(cuCtxDestroy)                 \
   X(cuCtxSetCurrent)              \
   X(cuCtxGetCurrent)              \
   X(cuCtxGetDevice)               \
@@ -77,13 +79,17 @@ void check_cuda(CUresult result, const char* what);
 // tests; applications bring their own context).
 CUcontext use_primary_context(int ordinal);
 
-// Makes a context current for a scope and restores the previous one.
+// Makes a context current for a scope and restores the previous one; pushes nothing when the
+// context is current already.
 class ContextScope {
  public:
   explicit ContextScope(CUcontext context);
   ~ContextScope();
   ContextScope(const ContextScope&) = delete;
   ContextScope& operator=(const ContextScope&) = delete;
+
+ private:
+  bool pushed_ = false;
 };
 
 }  // namespace deepselect

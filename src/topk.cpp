@@ -188,23 +188,24 @@ Arch arch_of_device(CUdevice device) {
   return Arch::of_compute_capability(major, minor);
 }
 
+// A default stream (0, legacy or per-thread) is the current context's.
 CUcontext context_of(CUstream stream) {
   CUcontext context = nullptr;
-  check_cuda(driver().cuStreamGetCtx(stream, &context), "cuStreamGetCtx");
-  if (context == nullptr) throw Error("deepselect: no CUDA context is current for the stream");
+  if (stream == nullptr || stream == CU_STREAM_LEGACY || stream == CU_STREAM_PER_THREAD) {
+    check_cuda(driver().cuCtxGetCurrent(&context), "cuCtxGetCurrent");
+  } else {
+    check_cuda(driver().cuStreamGetCtx(stream, &context), "cuStreamGetCtx");
+  }
+  if (context == nullptr) {
+    throw Error("deepselect: stream is a default stream, and no CUDA context is current");
+  }
   return context;
 }
 
 CUdevice device_of(CUcontext context) {
-  CUcontext current = nullptr;
-  check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+  const ContextScope scope(context);
   CUdevice device = 0;
-  if (current == context) {
-    check_cuda(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
-  } else {
-    ContextScope scope(context);
-    check_cuda(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
-  }
+  check_cuda(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
   return device;
 }
 
@@ -337,6 +338,8 @@ void topk(const TopkArgs& a, CUstream stream) {
   const Checked checked = validate(a);
   if (a.rows == 0) return;
   const CUcontext context = context_of(stream);
+  // A launch goes to the thread's current context, which may be another GPU's, or none.
+  const ContextScope scope(context);
   launch_topk(a, checked, planned_kernel(a, context), stream);
 }
 
@@ -360,6 +363,7 @@ void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) 
   }
   if (a.rows == 0) return;
   const CUcontext context = context_of(stream);
+  const ContextScope scope(context);
   if (!(spec.arch == device_info_of(context).arch)) {
     throw ArgumentError("spec", fmt::format("{} is not for this GPU", spec.to_string()));
   }

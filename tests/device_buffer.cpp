@@ -17,6 +17,16 @@ PrimaryContext::~PrimaryContext() {
   driver().cuDevicePrimaryCtxRelease(device_);
 }
 
+CreatedContext::CreatedContext() {
+  CUdevice device = 0;
+  check_cuda(driver().cuDeviceGet(&device, 0), "cuDeviceGet");
+  check_cuda(driver().cuCtxCreate(&context_, nullptr, 0, device), "cuCtxCreate");
+}
+
+CreatedContext::~CreatedContext() {
+  driver().cuCtxDestroy(context_);
+}
+
 DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes) {
   // A zero-byte allocation fails; one spare byte keeps empty buffers valid.
   check_cuda(driver().cuMemAlloc(&ptr_, bytes + 1), "cuMemAlloc");

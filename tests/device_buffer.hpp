@@ -21,6 +21,20 @@ class PrimaryContext {
   CUdevice device_ = 0;
 };
 
+// A new context of device 0 (not its primary one), current on the creating thread until
+// destroyed.
+class CreatedContext {
+ public:
+  CreatedContext();
+  ~CreatedContext();
+  CreatedContext(const CreatedContext&) = delete;
+  CreatedContext& operator=(const CreatedContext&) = delete;
+  CUcontext get() const { return context_; }
+
+ private:
+  CUcontext context_ = nullptr;
+};
+
 class DeviceBuffer {
  public:
   explicit DeviceBuffer(size_t bytes);

@@ -6,8 +6,11 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <thread>
 #include <tuple>
 
 #include "device_buffer.hpp"
@@ -158,6 +161,33 @@ bool padding_untouched(const std::vector<uint8_t>& bytes, int64_t rows, int64_t 
   return poisoned(bytes, static_cast<size_t>(rows * stride) * element, bytes.size());
 }
 
+// Calls topk from the thread `caller` names, and rethrows what it threw there. A thread that
+// made its own context must find it current after the call.
+void call_topk(Caller caller, const TopkArgs& args, CUstream stream) {
+  if (caller == Caller::this_thread) {
+    topk(args, stream);
+    return;
+  }
+  if (stream == nullptr) throw Error("call_topk: a new thread's call needs the case's own stream");
+  std::exception_ptr failure;
+  std::thread thread([&] {
+    try {
+      std::optional<CreatedContext> other;
+      if (caller == Caller::thread_with_other_context) other.emplace();
+      topk(args, stream);
+      CUcontext current = nullptr;
+      check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+      if (current != (other ? other->get() : nullptr)) {
+        throw Error("topk changed its calling thread's current context");
+      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+  thread.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
 }  // namespace
 
 GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
@@ -226,7 +256,7 @@ GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
   args.ld_raw = layout.ld_raw;
   const std::unique_ptr<Stream> stream = layout.own_stream ? std::make_unique<Stream>() : nullptr;
   const CUstream handle = stream ? stream->get() : nullptr;
-  topk(args, handle);
+  call_topk(layout.caller, args, handle);
   check_cuda(cuda.cuStreamSynchronize(handle), "cuStreamSynchronize after topk");
 
   GpuOutput output;

@@ -176,6 +176,18 @@ const char* order_name(Order order) {
   return "?";
 }
 
+const char* caller_name(Caller caller) {
+  switch (caller) {
+    case Caller::this_thread:
+      return "this_thread";
+    case Caller::thread_without_context:
+      return "thread_without_context";
+    case Caller::thread_with_other_context:
+      return "thread_with_other_context";
+  }
+  return "?";
+}
+
 std::string fill_value_text(const std::optional<double>& fill_value) {
   if (!fill_value) return "default";
   char text[32];
@@ -188,19 +200,21 @@ std::string fill_value_text(const std::optional<double>& fill_value) {
 std::string describe(const CaseSpec& spec) {
   const Layout& l = spec.layout;
   char text[512];
-  std::snprintf(text, sizeof text,
-                "%s rows=%" PRId64 " n=%" PRId64 " ld=%" PRId64
-                " k=%d dist=%s bounds=%s next_n=%d pages=%d/%d/%d k_per_row=%d "
-                "offset=%d %s %s %s fill=(%" PRId64 ", %s) %s ld_idx=%" PRId64
-                " values=%d ld_val=%" PRId64 " status=%d shift=%d stream=%s seed=%" PRIu64,
-                dtype_name(spec.dtype), spec.rows, spec.n, spec.ld, spec.k,
-                spec.dist ? dist_name(*spec.dist) : "mixed", bounds_name(spec.bounds), spec.next_n,
-                spec.page_table, spec.row_to_batch, l.raw_indices, spec.per_row_k,
-                spec.index_offset, spec.largest ? "largest" : "smallest", order_name(spec.order),
-                spec.nan_policy == NanPolicy::nan_is_largest ? "nan_largest" : "nan_smallest",
-                spec.fill_index, fill_value_text(spec.fill_value).c_str(),
-                l.index_type == IndexType::i32 ? "i32" : "i64", l.ld_idx, l.values, l.ld_val,
-                l.row_status, l.x_shift, l.own_stream ? "own" : "null", spec.seed);
+  std::snprintf(
+      text, sizeof text,
+      "%s rows=%" PRId64 " n=%" PRId64 " ld=%" PRId64
+      " k=%d dist=%s bounds=%s next_n=%d pages=%d/%d/%d k_per_row=%d "
+      "offset=%d %s %s %s fill=(%" PRId64 ", %s) %s ld_idx=%" PRId64 " values=%d ld_val=%" PRId64
+      " status=%d shift=%d stream=%s caller=%s"
+      " seed=%" PRIu64,
+      dtype_name(spec.dtype), spec.rows, spec.n, spec.ld, spec.k,
+      spec.dist ? dist_name(*spec.dist) : "mixed", bounds_name(spec.bounds), spec.next_n,
+      spec.page_table, spec.row_to_batch, l.raw_indices, spec.per_row_k, spec.index_offset,
+      spec.largest ? "largest" : "smallest", order_name(spec.order),
+      spec.nan_policy == NanPolicy::nan_is_largest ? "nan_largest" : "nan_smallest",
+      spec.fill_index, fill_value_text(spec.fill_value).c_str(),
+      l.index_type == IndexType::i32 ? "i32" : "i64", l.ld_idx, l.values, l.ld_val, l.row_status,
+      l.x_shift, l.own_stream ? "own" : "null", caller_name(l.caller), spec.seed);
   return text;
 }
 

@@ -19,6 +19,10 @@ enum class Bounds {
   decode,      // seq_lens and next_n; lengths full, partial, shorter than k, empty or bad
 };
 
+// The thread that calls topk: this one, whose current context made the buffers, or a new one
+// whose current context is none, or another context of the same GPU (both need own_stream).
+enum class Caller { this_thread, thread_without_context, thread_with_other_context };
+
 // How the call lays out its device buffers; the reference does not depend on it.
 struct Layout {
   IndexType index_type = IndexType::i32;
@@ -30,6 +34,7 @@ struct Layout {
   int64_t ld_raw = 0;
   int x_shift = 0;  // elements between the allocation and x: 1 makes x unaligned
   bool own_stream = false;
+  Caller caller = Caller::this_thread;
 };
 
 struct CaseSpec {

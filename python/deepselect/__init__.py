@@ -59,10 +59,10 @@ def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dt
     raw_indices has the shape (rows, k) and the dtype of indices.
 
     stream: a torch.cuda.Stream on x's device or a CUstream handle of its context; default
-    torch's current stream on x's device. Outputs are allocated with torch on x's device, and
-    nothing else is: the call never synchronizes the host and can be captured in a CUDA graph.
-    Allocated outputs belong to torch's current stream (the caching allocator's rule): with
-    stream= another stream, pass out= or keep them alive until that stream has written them.
+    torch's current stream on x's device. Outputs are allocated with torch on x's device, on the
+    call's stream (so that the caching allocator reuses their memory only after that stream
+    has written them), and nothing else is: the call never synchronizes the host and can be
+    captured in a CUDA graph.
 
     Raises ValueError (TypeError for a wrong type) naming the argument before anything runs,
     and RuntimeError when the library fails (no GPU, driver, compile).
@@ -97,14 +97,24 @@ def _torch():
     return torch
 
 
+def _torch_stream(torch, call):
+    """The torch stream the call runs on: torch's current one on x's device, or stream=."""
+    for known in (torch.cuda.current_stream(call.device), torch.cuda.default_stream(call.device)):
+        if call.stream is None or call.stream == known.cuda_stream:
+            return known
+    return torch.cuda.ExternalStream(call.stream, device=call.device)
+
+
 def _allocate(call):
     torch = _torch()
     size = (call.rows, call.k)
-    call.indices = torch.empty(size, dtype=getattr(torch, call.index_dtype), device=call.device)
-    if call.return_values:
-        call.values = torch.empty(size, dtype=call.dtype, device=call.device)
-    if call.return_raw_indices:
-        call.raw_indices = torch.empty_like(call.indices)
+    with torch.cuda.device(call.device), torch.cuda.stream(_torch_stream(torch, call)):
+        call.indices = torch.empty(size, dtype=getattr(torch, call.index_dtype),
+                                   device=call.device)
+        if call.return_values:
+            call.values = torch.empty(size, dtype=call.dtype, device=call.device)
+        if call.return_raw_indices:
+            call.raw_indices = torch.empty_like(call.indices)
 
 
 def _launch(lib, call):
@@ -120,7 +130,4 @@ def _launch(lib, call):
         return
     # A stream handle of 0 (torch's default stream) means the current context's: make it x's.
     with torch.cuda.device(call.device):
-        stream = call.stream
-        if stream is None:
-            stream = torch.cuda.current_stream(call.device).cuda_stream
-        _binding.topk(lib, args, stream)
+        _binding.topk(lib, args, _torch_stream(torch, call).cuda_stream)

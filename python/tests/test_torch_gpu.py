@@ -110,6 +110,15 @@ def translate(raw, filled, page_table, page_size, batch_of_row, fill_index=-1):
     return torch.where(filled, torch.full_like(raw, fill_index), translated)
 
 
+def allocation_stream(tensor):
+    """The CUstream handle that torch's caching allocator gave tensor's memory to."""
+    address = tensor.data_ptr()
+    for segment in torch.cuda.memory_snapshot():
+        if segment["address"] <= address < segment["address"] + segment["total_size"]:
+            return segment["stream"]
+    raise AssertionError(f"no allocator segment holds address {address:#x}")
+
+
 def by_index_order(indices, filled):
     """Reference indices in by_index order: the selected ones ascending, then the fills (which
     are the trailing slots of every row in both orders)."""
@@ -305,6 +314,21 @@ class TorchGpuTest(unittest.TestCase):
         torch.cuda.current_stream().wait_stream(side)
         _, ref_indices, _ = reference(last, 100)
         self.assertSame(out.long(), ref_indices, "stream= indices")
+
+    def test_allocated_outputs_belong_to_the_call_stream(self):
+        x = self.randn(7, 5000, "float32", seed=15)
+        ref_values, ref_indices, _ = reference(x, 100)
+        side = torch.cuda.Stream()
+        for stream, expected in ((None, torch.cuda.current_stream()), (side, side),
+                                 (side.cuda_stream, side)):
+            side.wait_stream(torch.cuda.current_stream())
+            values, indices = deepselect.topk(x, 100, order="by_value", stream=stream)
+            torch.cuda.current_stream().wait_stream(side)
+            what = f"stream={stream!r}"
+            for output in (values, indices):
+                self.assertEqual(allocation_stream(output), expected.cuda_stream, what)
+            self.assertSame(values, ref_values, f"{what} values")
+            self.assertSame(indices.long(), ref_indices, f"{what} indices")
 
     def test_begin_end_k_per_row_index_offset(self):
         rows, n, k = 7, 5000, 100
