@@ -21,7 +21,7 @@ namespace deepselect::testing {
 namespace {
 
 constexpr uint8_t kPoison = 0xab;
-constexpr size_t kGuardBytes = 256;  // after every buffer, to catch writes past the end
+constexpr size_t kGuardBytes = 256;  // around every buffer, to catch writes outside it
 
 size_t index_bytes(const Layout& layout) {
   return layout.index_type == IndexType::i32 ? 4 : 8;
@@ -57,17 +57,39 @@ const int32_t* device_ints(const std::unique_ptr<DeviceBuffer>& buffer) {
   return buffer ? buffer->at<const int32_t>() : nullptr;
 }
 
-std::unique_ptr<DeviceBuffer> poisoned_buffer(size_t bytes) {
-  auto buffer = std::make_unique<DeviceBuffer>(bytes + kGuardBytes);
-  buffer->fill(kPoison);
-  return buffer;
-}
-
 bool poisoned(const std::vector<uint8_t>& bytes, size_t first, size_t last) {
   return std::all_of(bytes.begin() + static_cast<ptrdiff_t>(first),
                      bytes.begin() + static_cast<ptrdiff_t>(last),
                      [](uint8_t byte) { return byte == kPoison; });
 }
+
+// An output buffer filled with poison, with kGuardBytes of it before and after the output.
+class PoisonedOutput {
+ public:
+  PoisonedOutput(const char* name, size_t bytes)
+      : name_(name), buffer_(kGuardBytes + bytes + kGuardBytes) {
+    buffer_.fill(kPoison);
+  }
+
+  template <class T>
+  T* at() const {
+    return buffer_.at<T>(kGuardBytes);
+  }
+
+  // The output and the guard after it; throws when the call wrote into the guard before it.
+  std::vector<uint8_t> download() const {
+    std::vector<uint8_t> bytes = buffer_.download();
+    if (!poisoned(bytes, 0, kGuardBytes)) {
+      throw Error(std::string("the call wrote into the guard bytes before ") + name_);
+    }
+    bytes.erase(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(kGuardBytes));
+    return bytes;
+  }
+
+ private:
+  const char* name_;
+  DeviceBuffer buffer_;
+};
 
 // A slot as (index, raw index, value bits); the raw index and the value are 0 when the call
 // did not write them.
@@ -206,19 +228,20 @@ GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
   const std::unique_ptr<DeviceBuffer> page_table = upload_optional(problem.page_table);
   const std::unique_ptr<DeviceBuffer> row_to_batch = upload_optional(problem.row_to_batch);
   const auto rows = static_cast<size_t>(problem.rows);
-  const std::unique_ptr<DeviceBuffer> indices = poisoned_buffer(
-      rows * static_cast<size_t>(stride_of(layout.ld_idx, problem)) * index_bytes(layout));
-  const std::unique_ptr<DeviceBuffer> raw_indices =
-      layout.raw_indices
-          ? poisoned_buffer(rows * static_cast<size_t>(stride_of(layout.ld_raw, problem)) *
-                            index_bytes(layout))
-          : nullptr;
-  const std::unique_ptr<DeviceBuffer> values =
-      layout.values
-          ? poisoned_buffer(rows * static_cast<size_t>(stride_of(layout.ld_val, problem)) * element)
-          : nullptr;
-  const std::unique_ptr<DeviceBuffer> row_status =
-      layout.row_status ? poisoned_buffer(rows * sizeof(int32_t)) : nullptr;
+  const auto poisoned_output = [&](const char* name, int64_t ld, size_t element_bytes) {
+    return std::make_unique<PoisonedOutput>(
+        name, rows * static_cast<size_t>(stride_of(ld, problem)) * element_bytes);
+  };
+  const std::unique_ptr<PoisonedOutput> indices =
+      poisoned_output("indices", layout.ld_idx, index_bytes(layout));
+  const std::unique_ptr<PoisonedOutput> raw_indices =
+      layout.raw_indices ? poisoned_output("raw_indices", layout.ld_raw, index_bytes(layout))
+                         : nullptr;
+  const std::unique_ptr<PoisonedOutput> values =
+      layout.values ? poisoned_output("values", layout.ld_val, element) : nullptr;
+  const std::unique_ptr<PoisonedOutput> row_status =
+      layout.row_status ? std::make_unique<PoisonedOutput>("row_status", rows * sizeof(int32_t))
+                        : nullptr;
   // The uploads and memsets may still be in flight on the legacy stream.
   check_cuda(cuda.cuCtxSynchronize(), "cuCtxSynchronize");
 

@@ -20,7 +20,8 @@ struct GpuOutput {
 };
 
 // Uploads the problem (x shifted by layout.x_shift elements, NaN around it), poisons the outputs
-// with 0xAB bytes, calls topk and waits for it. Needs a current context.
+// and guard bytes before and after each with 0xAB, calls topk and waits for it; a write into a
+// guard before an output throws. Needs a current context.
 GpuOutput run_on_gpu(const Problem& problem, const Layout& layout);
 
 // Empty when the output is what the reference says (unsorted rows compared as sets) and every
