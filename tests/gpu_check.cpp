@@ -141,6 +141,11 @@ std::string slot_text(const Slot& slot) {
   return text;
 }
 
+// An index as the call writes it: an int32 output keeps its low 32 bits (docs/api.md).
+int64_t as_written(int64_t index, const Layout& layout) {
+  return layout.index_type == IndexType::i32 ? static_cast<int32_t>(index) : index;
+}
+
 // The first wrong slot of a row, or an empty string.
 std::string row_mismatch(const Problem& problem, const Layout& layout, const Result& expected,
                          const OutputReader& reader, int64_t row) {
@@ -150,7 +155,8 @@ std::string row_mismatch(const Problem& problem, const Layout& layout, const Res
   std::vector<Slot> got;
   for (int64_t s = 0; s < k; ++s) {
     const size_t at = static_cast<size_t>(row * k + s);
-    want.emplace_back(expected.indices[at], layout.raw_indices ? expected.raw_indices[at] : 0,
+    want.emplace_back(as_written(expected.indices[at], layout),
+                      layout.raw_indices ? as_written(expected.raw_indices[at], layout) : 0,
                       layout.values ? expected.values[at] : 0u);
     got.push_back(reader.slot(row, s));
   }

@@ -138,11 +138,13 @@ int32_t draw_row_k(int k, std::mt19937_64& rng) {
 // checked on real pages rather than on -1.
 int32_t draw_index_offset(int64_t row, int64_t n, int32_t begin, bool paged, std::mt19937_64& rng) {
   if (paged) return rng() % 2 == 0 ? -begin : uniform(-7, 7, rng);
-  switch (rng() % 3) {
+  switch (rng() % 4) {
     case 0:
       return -begin;  // row-relative indices
     case 1:
       return static_cast<int32_t>(row * n);  // global indices
+    case 2:                                  // int32 indices past INT32_MAX wrap
+      return kInt32Max - uniform(0, n, rng);
     default:
       return uniform(-(1 << 30), 1 << 30, rng);
   }
