@@ -16,8 +16,6 @@ namespace deepselect {
   X(cuDeviceGetAttribute)         \
   X(cuDevicePrimaryCtxRetain)     \
   X(cuDevicePrimaryCtxRelease)    \
-  X(cuCtxCreate)                  \
-  X(cuCtxDestroy)                 \
   X(cuCtxSetCurrent)              \
   X(cuCtxGetCurrent)              \
   X(cuCtxGetDevice)               \

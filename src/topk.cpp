@@ -197,7 +197,7 @@ CUcontext context_of(CUstream stream) {
     check_cuda(driver().cuStreamGetCtx(stream, &context), "cuStreamGetCtx");
   }
   if (context == nullptr) {
-    throw Error("deepselect: stream is a default stream, and no CUDA context is current");
+    throw Error("deepselect: stream has no CUDA context (a default stream needs a current one)");
   }
   return context;
 }

@@ -1,5 +1,7 @@
 #include "device_buffer.hpp"
 
+#include <dlfcn.h>
+
 #include <deepselect/deepselect.hpp>
 
 #include "driver.hpp"
@@ -17,14 +19,45 @@ PrimaryContext::~PrimaryContext() {
   driver().cuDevicePrimaryCtxRelease(device_);
 }
 
+namespace {
+
+// cuCtxCreate and cuCtxDestroy, which only tests call, looked up here rather than in the
+// library's table of what it needs (by the symbols cuda.h maps the names to).
+#define DS_SYMBOL(name) #name
+#define DS_EXPANDED_SYMBOL(name) DS_SYMBOL(name)
+struct ContextFunctions {
+  decltype(&::cuCtxCreate) create = nullptr;
+  decltype(&::cuCtxDestroy) destroy = nullptr;
+};
+
+const ContextFunctions& context_functions() {
+  static const ContextFunctions functions = [] {
+    ContextFunctions found;
+    void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (library == nullptr) throw Error("CreatedContext: libcuda.so.1 does not load");
+    found.create =
+        reinterpret_cast<decltype(found.create)>(dlsym(library, DS_EXPANDED_SYMBOL(cuCtxCreate)));
+    found.destroy =
+        reinterpret_cast<decltype(found.destroy)>(dlsym(library, DS_EXPANDED_SYMBOL(cuCtxDestroy)));
+    if (found.create == nullptr || found.destroy == nullptr)
+      throw Error("CreatedContext: the CUDA driver lacks cuCtxCreate or cuCtxDestroy");
+    return found;
+  }();
+  return functions;
+}
+#undef DS_EXPANDED_SYMBOL
+#undef DS_SYMBOL
+
+}  // namespace
+
 CreatedContext::CreatedContext() {
   CUdevice device = 0;
   check_cuda(driver().cuDeviceGet(&device, 0), "cuDeviceGet");
-  check_cuda(driver().cuCtxCreate(&context_, nullptr, 0, device), "cuCtxCreate");
+  check_cuda(context_functions().create(&context_, nullptr, 0, device), "cuCtxCreate");
 }
 
 CreatedContext::~CreatedContext() {
-  driver().cuCtxDestroy(context_);
+  context_functions().destroy(context_);
 }
 
 DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes) {

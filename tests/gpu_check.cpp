@@ -20,9 +20,6 @@
 namespace deepselect::testing {
 namespace {
 
-constexpr uint8_t kPoison = 0xab;
-constexpr size_t kGuardBytes = 256;  // around every buffer, to catch writes outside it
-
 size_t index_bytes(const Layout& layout) {
   return layout.index_type == IndexType::i32 ? 4 : 8;
 }

@@ -1,6 +1,7 @@
 // Runs one case through deepselect::topk and compares every output byte with the reference.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -11,7 +12,10 @@
 
 namespace deepselect::testing {
 
-// The whole output buffers after a call, guard bytes included.
+inline constexpr uint8_t kPoison = 0xab;    // the byte every output holds before a call
+inline constexpr size_t kGuardBytes = 256;  // poisoned bytes before and after every output
+
+// The whole output buffers after a call, with the guard bytes after each.
 struct GpuOutput {
   std::vector<uint8_t> indices;
   std::vector<uint8_t> raw_indices;  // empty without raw_indices

@@ -13,9 +13,6 @@ using namespace deepselect::testing;
 
 namespace {
 
-constexpr uint8_t kPoison = 0xab;
-constexpr size_t kGuardBytes = 256;
-
 // Rows of 6 f32 columns, k = 3, with index offsets that take some columns past INT32_MAX.
 Problem wrapping_problem() {
   Problem problem;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include "device_buffer.hpp"
@@ -67,6 +69,21 @@ TEST_CASE("gpu: specs a tuning table may choose select what the planner's defaul
     topk_with_spec(args, spec, nullptr);
     CHECK(sorted_rows(d_indices.download(), kRows, kK) == expected);
   }
+
+  // From a thread with no current context, on a stream of this one.
+  const testing::Stream stream;
+  d_indices.fill(0xab);
+  std::string failure;
+  std::thread([&] {
+    try {
+      topk_with_spec(args, wide, stream.get());
+    } catch (const std::exception& error) {
+      failure = error.what();
+    }
+  }).join();
+  REQUIRE(failure == "");
+  check_cuda(driver().cuStreamSynchronize(stream.get()), "cuStreamSynchronize");
+  CHECK(sorted_rows(d_indices.download(), kRows, kK) == expected);
 }
 
 }  // namespace

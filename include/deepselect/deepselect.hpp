@@ -80,8 +80,9 @@ class ArgumentError : public Error {
   std::string argument_;
 };
 
-// Selects the top k of every row on `stream` (its context, or the current one for a null
-// stream). Never synchronizes the host or allocates device memory; capturable in a CUDA graph.
+// Selects the top k of every row on `stream`, in its context from any thread (a default stream's
+// is the current one), leaving the thread's current context as it was. Never synchronizes the
+// host or allocates device memory; capturable in a CUDA graph.
 void topk(const TopkArgs& args, CUstream stream);
 
 // One problem shape to tune for.

@@ -62,7 +62,9 @@ def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dt
     torch's current stream on x's device. Outputs are allocated with torch on x's device, on the
     call's stream (so that the caching allocator reuses their memory only after that stream
     has written them), and nothing else is: the call never synchronizes the host and can be
-    captured in a CUDA graph.
+    captured in a CUDA graph. Outputs used on another stream need tensor.record_stream(that
+    stream) before they are freed, as any torch tensor does; the per-thread default stream
+    (handle 2) needs out=.
 
     Raises ValueError (TypeError for a wrong type) naming the argument before anything runs,
     and RuntimeError when the library fails (no GPU, driver, compile).
@@ -78,9 +80,16 @@ def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dt
         raise RuntimeError("deepselect.topk: PyTorch is not installed: pass out= and stream= "
                            "(a CUstream handle) to call it without torch")
     lib = _binding.library()
-    if call.indices is None:
-        _allocate(call)
-    _launch(lib, call)
+    torch = _torch()
+    if torch is None:  # out= and stream= given (checked above): the caller's context is current
+        _launch(lib, call, call.stream)
+    else:
+        # A stream handle of 0 (torch's default stream) means the current context's: make it x's.
+        with torch.cuda.device(call.device):
+            stream = _torch_stream(torch, call.stream)
+            if call.indices is None:
+                _allocate(torch, call, stream)
+            _launch(lib, call, stream.cuda_stream)
     result = (call.values, call.indices) if return_values else (call.indices,)
     if return_raw_indices:
         result += (call.raw_indices,)
@@ -97,18 +106,22 @@ def _torch():
     return torch
 
 
-def _torch_stream(torch, call):
-    """The torch stream the call runs on: torch's current one on x's device, or stream=."""
-    for known in (torch.cuda.current_stream(call.device), torch.cuda.default_stream(call.device)):
-        if call.stream is None or call.stream == known.cuda_stream:
-            return known
-    return torch.cuda.ExternalStream(call.stream, device=call.device)
+def _torch_stream(torch, handle):
+    """The torch stream of the current device that the call runs on: torch's current one, or the
+    one of stream= (the legacy stream's handles 0 and 1 are torch's default stream)."""
+    current = torch.cuda.current_stream()
+    if handle is None or handle == current.cuda_stream:
+        return current
+    default = torch.cuda.default_stream()
+    if handle == default.cuda_stream or (handle == _args.CU_STREAM_LEGACY and
+                                         default.cuda_stream == 0):
+        return default
+    return torch.cuda.ExternalStream(handle)
 
 
-def _allocate(call):
-    torch = _torch()
+def _allocate(torch, call, stream):
     size = (call.rows, call.k)
-    with torch.cuda.device(call.device), torch.cuda.stream(_torch_stream(torch, call)):
+    with torch.cuda.stream(stream):
         call.indices = torch.empty(size, dtype=getattr(torch, call.index_dtype),
                                    device=call.device)
         if call.return_values:
@@ -117,17 +130,11 @@ def _allocate(call):
             call.raw_indices = torch.empty_like(call.indices)
 
 
-def _launch(lib, call):
+def _launch(lib, call, stream):
     args = _binding.new_args(lib)
     for name, value in call.fields.items():
         setattr(args, name, value)
     args.indices = call.indices.data_ptr()
     args.values = None if call.values is None else call.values.data_ptr()
     args.raw_indices = None if call.raw_indices is None else call.raw_indices.data_ptr()
-    torch = _torch()
-    if torch is None:  # stream= given (check_call's condition): the caller's context is current
-        _binding.topk(lib, args, call.stream)
-        return
-    # A stream handle of 0 (torch's default stream) means the current context's: make it x's.
-    with torch.cuda.device(call.device):
-        _binding.topk(lib, args, _torch_stream(torch, call).cuda_stream)
+    _binding.topk(lib, args, stream)

@@ -16,6 +16,7 @@ MAX_K = 4096
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 POINTER_MAX = (1 << 64) - 1
+CU_STREAM_LEGACY, CU_STREAM_PER_THREAD = 1, 2  # cuda.h's special stream handles
 MAX_ROWS = INT32_MAX // 16  # src/topk.cpp: rows * the largest cluster must fit a grid dimension
 MAX_N = INT32_MAX - 65536  # src/topk.cpp: the kernel indexes a row's elements with int
 
@@ -320,6 +321,9 @@ def check_call(x, k, *, largest, order, index_dtype, return_values, nan, fill_in
                 stream=check_stream(stream, x.device))
     if out is not None:
         check_out(out, call)
+    elif call.stream == CU_STREAM_PER_THREAD:
+        raise error("stream", "the per-thread default stream (2) is no torch stream that "
+                    "outputs could be allocated on: pass out=")
     call.index_dtype = call.index_dtype or "int32"
     fields["index_type"] = INDEX_DTYPES[call.index_dtype]
     low, high = (INT32_MIN, INT32_MAX) if call.index_dtype == "int32" else (INT64_MIN, INT64_MAX)

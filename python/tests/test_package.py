@@ -219,12 +219,32 @@ class ArgumentChecksTest(StubbedLibraryTest):
         self.assertRejects("stream", stream=-1)
         self.assertIn("is on cuda:1, x on cuda:0",
                       self.assertRejects("stream", stream=mock.Mock(cuda_stream=1, device=CUDA1)))
+        self.assertIn("pass out=", self.assertRejects("stream", stream=2, out=None))
+        self.assertAccepts(stream=2)  # with out=, nothing is allocated on it
 
     @unittest.skipIf(deepselect._torch() is not None, "PyTorch is installed")
     def test_without_torch_out_and_stream_are_needed(self):
         for changes in ({"out": None}, {"stream": None}):
             with self.subTest(**changes), self.assertRaisesRegex(RuntimeError, "PyTorch"):
                 deepselect.topk(**valid_call(**changes))
+
+
+class TorchStreamTest(unittest.TestCase):
+    """The torch stream a call runs on and allocates its outputs on, with torch.cuda faked."""
+
+    def test_handles(self):
+        current, default = mock.Mock(cuda_stream=0x50), mock.Mock(cuda_stream=0)
+        torch = mock.Mock()
+        torch.cuda.current_stream.return_value = current
+        torch.cuda.default_stream.return_value = default
+        torch.cuda.ExternalStream.side_effect = lambda handle: ("external", handle)
+        for handle, expected in ((None, current), (0x50, current), (0, default), (1, default),
+                                 (0x60, ("external", 0x60))):
+            with self.subTest(handle=handle):
+                self.assertEqual(deepselect._torch_stream(torch, handle), expected)
+        default.cuda_stream = 0x70  # torch's default stream is not the legacy one
+        self.assertEqual(deepselect._torch_stream(torch, 1), ("external", 1))
+        self.assertEqual(deepselect._torch_stream(torch, 0x70), default)
 
 
 class ImportTest(unittest.TestCase):
