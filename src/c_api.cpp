@@ -42,6 +42,7 @@ deepselect::TopkArgs to_cpp(const ds_topk_args& c) {
   a.row_to_batch = c.row_to_batch;
   a.raw_indices = c.raw_indices;
   a.ld_raw = c.ld_raw;
+  a.pdl = c.pdl != 0;
   return a;
 }
 

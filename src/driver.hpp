@@ -50,6 +50,7 @@ namespace deepselect {
   X(cuEventDestroy)               \
   X(cuStreamBeginCapture)         \
   X(cuStreamEndCapture)           \
+  X(cuGraphGetEdges)              \
   X(cuGraphInstantiateWithFlags)  \
   X(cuGraphLaunch)                \
   X(cuGraphExecDestroy)           \

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "captured_graph.hpp"
 #include "driver.hpp"
 
 namespace deepselect {
@@ -38,45 +39,9 @@ class Event {
   CUevent event_ = nullptr;
 };
 
-// An instantiated graph of everything record() enqueues on a stream.
-class Graph {
- public:
-  Graph(CUstream stream, const std::function<void()>& record) {
-    const Driver& cu = driver();
-    check_cuda(cu.cuStreamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
-               "cuStreamBeginCapture");
-    try {
-      record();
-    } catch (...) {
-      CUgraph abandoned = nullptr;
-      cu.cuStreamEndCapture(stream, &abandoned);
-      if (abandoned != nullptr) cu.cuGraphDestroy(abandoned);
-      throw;
-    }
-    check_cuda(cu.cuStreamEndCapture(stream, &graph_), "cuStreamEndCapture");
-    const CUresult result = cu.cuGraphInstantiateWithFlags(&exec_, graph_, 0);
-    if (result != CUDA_SUCCESS) cu.cuGraphDestroy(graph_);
-    check_cuda(result, "cuGraphInstantiateWithFlags");
-  }
-  ~Graph() {
-    driver().cuGraphExecDestroy(exec_);
-    driver().cuGraphDestroy(graph_);
-  }
-  Graph(const Graph&) = delete;
-  Graph& operator=(const Graph&) = delete;
-
-  void launch(CUstream stream) const {
-    check_cuda(driver().cuGraphLaunch(exec_, stream), "cuGraphLaunch");
-  }
-
- private:
-  CUgraph graph_ = nullptr;
-  CUgraphExec exec_ = nullptr;
-};
-
-std::unique_ptr<Graph> capture_passes(const BufferCall& call, size_t buffers, size_t passes,
-                                      CUstream stream) {
-  return std::make_unique<Graph>(stream, [&] {
+std::unique_ptr<CapturedGraph> capture_passes(const BufferCall& call, size_t buffers, size_t passes,
+                                              CUstream stream) {
+  return std::make_unique<CapturedGraph>(stream, [&] {
     for (size_t pass = 0; pass < passes; ++pass) {
       for (size_t buffer = 0; buffer < buffers; ++buffer) call(buffer, stream);
     }
@@ -84,7 +49,7 @@ std::unique_ptr<Graph> capture_passes(const BufferCall& call, size_t buffers, si
 }
 
 // One untimed replay, then one timed.
-double replay_us(const Graph& graph, CUstream stream) {
+double replay_us(const CapturedGraph& graph, CUstream stream) {
   Event start;
   Event stop;
   graph.launch(stream);
@@ -113,7 +78,7 @@ Timing time_calls(const BufferCall& call, size_t buffers, int replays, CUstream 
   call(0, stream);
   check_cuda(driver().cuStreamSynchronize(stream), "cuStreamSynchronize");
   size_t passes = 1;
-  std::unique_ptr<Graph> graph;
+  std::unique_ptr<CapturedGraph> graph;
   for (;;) {
     graph = capture_passes(call, buffers, passes, stream);
     const size_t wanted =

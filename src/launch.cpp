@@ -30,6 +30,11 @@ LaunchConfig& LaunchConfig::with_cluster(unsigned x, unsigned y, unsigned z) {
   return *this;
 }
 
+LaunchConfig& LaunchConfig::with_pdl(bool allowed) {
+  pdl = allowed;
+  return *this;
+}
+
 LaunchConfig& LaunchConfig::on(CUstream launch_stream) {
   stream = launch_stream;
   return *this;
@@ -39,7 +44,7 @@ namespace {
 
 // A LaunchConfig in the driver's form, its attribute list inside it.
 struct DriverLaunchConfig {
-  CUlaunchAttribute attributes[1] = {};
+  CUlaunchAttribute attributes[2] = {};
   CUlaunchConfig config = {};
 
   explicit DriverLaunchConfig(const LaunchConfig& shape) {
@@ -50,6 +55,11 @@ struct DriverLaunchConfig {
       cluster.value.clusterDim.x = shape.cluster[0];
       cluster.value.clusterDim.y = shape.cluster[1];
       cluster.value.clusterDim.z = shape.cluster[2];
+    }
+    if (shape.pdl) {
+      CUlaunchAttribute& pdl = attributes[attribute_count++];
+      pdl.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      pdl.value.programmaticStreamSerializationAllowed = 1;
     }
     config.gridDimX = shape.grid[0];
     config.gridDimY = shape.grid[1];

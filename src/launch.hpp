@@ -12,12 +12,16 @@ struct LaunchConfig {
   unsigned block[3] = {1, 1, 1};
   unsigned dynamic_smem_bytes = 0;
   unsigned cluster[3] = {1, 1, 1};  // all 1: no cluster attribute
+  // Programmatic dependent launch: the grid may start while the previous kernel on the stream
+  // runs. Every kernel of templates/ waits for that one first (templates/grid_dependency.cuh).
+  bool pdl = false;
   CUstream stream = nullptr;
 
   LaunchConfig& with_grid(unsigned x, unsigned y = 1, unsigned z = 1);
   LaunchConfig& with_block(unsigned x, unsigned y = 1, unsigned z = 1);
   LaunchConfig& with_smem(unsigned bytes);
   LaunchConfig& with_cluster(unsigned x, unsigned y = 1, unsigned z = 1);
+  LaunchConfig& with_pdl(bool allowed);
   LaunchConfig& on(CUstream launch_stream);
 };
 

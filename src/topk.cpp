@@ -312,6 +312,7 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const LoadedKernel& 
                                   .with_block(static_cast<unsigned>(spec.threads))
                                   .with_cluster(static_cast<unsigned>(spec.cluster))
                                   .with_smem(static_cast<unsigned>(spec.dynamic_smem_bytes()))
+                                  .with_pdl(a.pdl)
                                   .on(stream);
   launch(kernel, config, &params);
 }

@@ -3,11 +3,13 @@
 // block size, and a word it read from the next CTA's shared memory.
 #pragma once
 #include "block_primitives.cuh"
+#include "grid_dependency.cuh"
 #include "params.cuh"
 
 namespace ds {
 
 DS_DEV void fill_test(const FillTestParams& params) {
+  start_after_prior_grids();
   __shared__ u32 mine;
   u32 rank;
   u32 ranks;

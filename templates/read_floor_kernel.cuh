@@ -2,12 +2,14 @@
 // and nothing else, so its time is what any top-k over the same bytes must at least take.
 #pragma once
 #include "common.cuh"
+#include "grid_dependency.cuh"
 #include "params.cuh"
 
 namespace ds {
 
 template <int kThreads, int kElementBytes>
 DS_DEV void read_floor(const ReadFloorParams& p) {
+  start_after_prior_grids();  // so that `deepselect bench --pdl` times it as it times top-k
   const int row = blockIdx.y;
   const int n = p.n;
   const int begin = p.begin != nullptr ? min(max(p.begin[row], 0), n) : 0;

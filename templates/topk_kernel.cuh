@@ -18,6 +18,7 @@
 #include "block_primitives.cuh"
 #include "column_bits.cuh"
 #include "float_mask.cuh"
+#include "grid_dependency.cuh"
 #include "half_compare.cuh"
 #include "keys.cuh"
 #include "params.cuh"
@@ -915,11 +916,12 @@ struct TopkRow {
   // their next kDigitBits bits and raises the floor by the digit where the cluster's count from
   // the top reaches what is still wanted (digit_floor). A second round, on the first's digit
   // alone, runs when the first would take more than half of CTA 0's buffer (a narrow
-  // distribution); keys that a plateau shares stay whole, and the cluster selects them together
-  // when they do not fit CTA 0. NaN, whose key is the lowest or the highest, has a first-round
-  // digit of its own. The histograms tell each CTA how many of the cluster's elements at or above
-  // the floor the CTAs of lower rank hold: where its candidates go in CTA 0's buffer, with no
-  // cluster barrier to count them first (shares_known).
+  // distribution), and a third, down to one key, when the second would still take more than a
+  // part or CTA 0's buffer (a plateau), whose words the CTAs then take by rank; what still does
+  // not fit CTA 0 the cluster selects together. NaN, whose key is the lowest or the highest, has a
+  // first-round digit of its own. The histograms tell each CTA how many of the cluster's elements
+  // at or above the floor the CTAs of lower rank hold: where its candidates go in CTA 0's buffer,
+  // with no cluster barrier to count them first (shares_known).
   DS_DEV Extremes load_resident_best_digits(int part, int keep) {
     u32* hist = digit_histogram(part);
     const u32 hist_at = shared_address(hist);
@@ -958,24 +960,38 @@ struct TopkRow {
       DS_PHASE(9);
       cluster_taken = u32(keep) - scratch.radix.want + scratch.radix.in_digit;
       lower += scratch.lower_above_digit;
-      if (round > 0 || shift == 0 || cluster_taken <= u32(kCapacity / 2)) break;
+      // A later round while the first would take more than half of CTA 0's buffer, and the
+      // second more than the shares can be known for (a plateau: the third's digit is one key).
+      const u32 most = round == 0 ? u32(kCapacity / 2) : u32(min(part, kCapacity));
+      if (shift == 0 || cluster_taken <= most) break;
       want = scratch.radix.want;
       shift = max(shift - kDigitBits, 0);
     }
     // Shares that fit below CTA 0's histogram may be stored there while the cluster reads it.
     shares_known = keep > 0 && cluster_taken <= u32(min(part, kCapacity));
+    // Otherwise, on a floor of one key: the row keeps its words of lowest column, and the CTAs'
+    // parts are column ranges in rank order, so a CTA whose lower ranks hold as many of them as
+    // are wanted takes none (the cluster then takes at most one CTA's more than it wants, where
+    // the whole plateau took a select across the cluster: bench/results/NOTES.md, v77), and the
+    // shares are counted after the take (cluster_total).
+    const bool floor_key_unwanted =
+        keep > 0 && !shares_known && span == 0u && scratch.lower_in_digit >= scratch.radix.want;
     if (shares_known) {
       before_me = int(lower + scratch.lower_in_digit);
       known_total = int(cluster_taken);
       floor_bin = key_bounds(floor, floor + span);
       want_in_floor_bin = scratch.radix.want;
     }
+    // 32-bit compares in the take loop (64-bit ones cost the rows that never pin the key 1-3%:
+    // v79); a floor key of all ones that is unwanted takes nothing.
+    const u32 lowest_taken = floor + (floor_key_unwanted ? 1u : 0u);
+    const u32 takes = floor_key_unwanted && lowest_taken == 0u ? 0u : ~0u;
     auto reaching_floor = [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
       u32 taken = 0;
 #pragma unroll
       for (int bit = 0; bit < kRoundBits; ++bit)
-        taken |= u32(round_key(vectors, bit) >= floor) << bit;
-      return taken & valid;
+        taken |= u32(round_key(vectors, bit) >= lowest_taken) << bit;
+      return taken & valid & takes;
     };
     return load_resident_taking(part, reaching_floor);
   }
@@ -1300,6 +1316,7 @@ template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int k
           int kEpilogue>
 DS_DEV void topk_row(const TopkParams& params) {
   typedef TopkRow<T, kKMax, kB, kB2, kThreads, kCluster, kStages, kBounds, kEpilogue> Row;
+  start_after_prior_grids();
   // 128-byte aligned, not at the end of the scratch: at 16 mod 32 bytes (the scratch's size)
   // the scanned shapes ran 3-11% slower (bench/results/NOTES.md, fifteenth session).
   extern __shared__ __align__(128) unsigned char dynamic_smem[];

@@ -60,34 +60,6 @@ bool poisoned(const std::vector<uint8_t>& bytes, size_t first, size_t last) {
                      [](uint8_t byte) { return byte == kPoison; });
 }
 
-// An output buffer filled with poison, with kGuardBytes of it before and after the output.
-class PoisonedOutput {
- public:
-  PoisonedOutput(const char* name, size_t bytes)
-      : name_(name), buffer_(kGuardBytes + bytes + kGuardBytes) {
-    buffer_.fill(kPoison);
-  }
-
-  template <class T>
-  T* at() const {
-    return buffer_.at<T>(kGuardBytes);
-  }
-
-  // The output and the guard after it; throws when the call wrote into the guard before it.
-  std::vector<uint8_t> download() const {
-    std::vector<uint8_t> bytes = buffer_.download();
-    if (!poisoned(bytes, 0, kGuardBytes)) {
-      throw Error(std::string("the call wrote into the guard bytes before ") + name_);
-    }
-    bytes.erase(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(kGuardBytes));
-    return bytes;
-  }
-
- private:
-  const char* name_;
-  DeviceBuffer buffer_;
-};
-
 // A slot as (index, raw index, value bits); the raw index and the value are 0 when the call
 // did not write them.
 using Slot = std::tuple<int64_t, int64_t, uint32_t>;
@@ -215,82 +187,151 @@ void call_topk(Caller caller, const TopkArgs& args, CUstream stream) {
 
 }  // namespace
 
-GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
-  const Driver& cuda = driver();
-  const size_t element = dtype_bytes(problem.dtype);
+// An output buffer filled with poison, with kGuardBytes of it before and after the output.
+class PoisonedOutput {
+ public:
+  PoisonedOutput(const char* name, size_t bytes)
+      : name_(name), buffer_(kGuardBytes + bytes + kGuardBytes) {
+    buffer_.fill(kPoison);
+  }
+
+  void poison() { buffer_.fill(kPoison); }
+
+  template <class T>
+  T* at() const {
+    return buffer_.at<T>(kGuardBytes);
+  }
+
+  // The output and the guard after it; throws when the call wrote into the guard before it.
+  std::vector<uint8_t> download() const {
+    std::vector<uint8_t> bytes = buffer_.download();
+    if (!poisoned(bytes, 0, kGuardBytes)) {
+      throw Error(std::string("the call wrote into the guard bytes before ") + name_);
+    }
+    bytes.erase(bytes.begin(), bytes.begin() + static_cast<ptrdiff_t>(kGuardBytes));
+    return bytes;
+  }
+
+ private:
+  const char* name_;
+  DeviceBuffer buffer_;
+};
+
+DeviceInputs::DeviceInputs(const Problem& problem, const Layout& layout)
+    : shift_(static_cast<size_t>(layout.x_shift) * dtype_bytes(problem.dtype)) {
   const std::vector<uint8_t> x_bytes = pack(problem.x, problem.dtype);
-  const size_t shift = static_cast<size_t>(layout.x_shift) * element;
-  DeviceBuffer x(shift + x_bytes.size() + kGuardBytes);
-  x.fill(0xff);  // NaN in every dtype around the input
-  x.upload(x_bytes.data(), x_bytes.size(), shift);
-  const std::unique_ptr<DeviceBuffer> k_per_row = upload_optional(problem.k_per_row);
-  const std::unique_ptr<DeviceBuffer> begin = upload_optional(problem.begin);
-  const std::unique_ptr<DeviceBuffer> end = upload_optional(problem.end);
-  const std::unique_ptr<DeviceBuffer> index_offset = upload_optional(problem.index_offset);
-  const std::unique_ptr<DeviceBuffer> seq_lens = upload_optional(problem.seq_lens);
-  const std::unique_ptr<DeviceBuffer> page_table = upload_optional(problem.page_table);
-  const std::unique_ptr<DeviceBuffer> row_to_batch = upload_optional(problem.row_to_batch);
+  x_ = std::make_unique<DeviceBuffer>(shift_ + x_bytes.size() + kGuardBytes);
+  x_->fill(0xff);  // NaN in every dtype around the input
+  x_->upload(x_bytes.data(), x_bytes.size(), shift_);
+  k_per_row_ = upload_optional(problem.k_per_row);
+  begin_ = upload_optional(problem.begin);
+  end_ = upload_optional(problem.end);
+  index_offset_ = upload_optional(problem.index_offset);
+  seq_lens_ = upload_optional(problem.seq_lens);
+  page_table_ = upload_optional(problem.page_table);
+  row_to_batch_ = upload_optional(problem.row_to_batch);
+}
+
+DeviceInputs::~DeviceInputs() = default;
+
+void DeviceInputs::point(TopkArgs& args) const {
+  args.x = x_->at<const void>(shift_);
+  args.k_per_row = device_ints(k_per_row_);
+  args.begin = device_ints(begin_);
+  args.end = device_ints(end_);
+  args.index_offset = device_ints(index_offset_);
+  args.seq_lens = device_ints(seq_lens_);
+  args.page_table = device_ints(page_table_);
+  args.row_to_batch = device_ints(row_to_batch_);
+}
+
+DeviceOutputs::DeviceOutputs(const Problem& problem, const Layout& layout) {
   const auto rows = static_cast<size_t>(problem.rows);
   const auto poisoned_output = [&](const char* name, int64_t ld, size_t element_bytes) {
     return std::make_unique<PoisonedOutput>(
         name, rows * static_cast<size_t>(stride_of(ld, problem)) * element_bytes);
   };
-  const std::unique_ptr<PoisonedOutput> indices =
-      poisoned_output("indices", layout.ld_idx, index_bytes(layout));
-  const std::unique_ptr<PoisonedOutput> raw_indices =
-      layout.raw_indices ? poisoned_output("raw_indices", layout.ld_raw, index_bytes(layout))
-                         : nullptr;
-  const std::unique_ptr<PoisonedOutput> values =
-      layout.values ? poisoned_output("values", layout.ld_val, element) : nullptr;
-  const std::unique_ptr<PoisonedOutput> row_status =
-      layout.row_status ? std::make_unique<PoisonedOutput>("row_status", rows * sizeof(int32_t))
-                        : nullptr;
-  // The uploads and memsets may still be in flight on the legacy stream.
-  check_cuda(cuda.cuCtxSynchronize(), "cuCtxSynchronize");
+  indices_ = poisoned_output("indices", layout.ld_idx, index_bytes(layout));
+  if (layout.raw_indices) {
+    raw_indices_ = poisoned_output("raw_indices", layout.ld_raw, index_bytes(layout));
+  }
+  if (layout.values) values_ = poisoned_output("values", layout.ld_val, dtype_bytes(problem.dtype));
+  if (layout.row_status) {
+    row_status_ = std::make_unique<PoisonedOutput>("row_status", rows * sizeof(int32_t));
+  }
+}
 
+DeviceOutputs::~DeviceOutputs() = default;
+
+void DeviceOutputs::poison() const {
+  for (const auto* buffer : {&indices_, &raw_indices_, &values_, &row_status_}) {
+    if (*buffer) (*buffer)->poison();
+  }
+}
+
+void DeviceOutputs::point(TopkArgs& args) const {
+  args.indices = indices_->at<void>();
+  args.raw_indices = raw_indices_ ? raw_indices_->at<void>() : nullptr;
+  args.values = values_ ? values_->at<void>() : nullptr;
+  args.row_status = row_status_ ? row_status_->at<int32_t>() : nullptr;
+}
+
+const void* DeviceOutputs::indices() const {
+  return indices_->at<const void>();
+}
+
+const void* DeviceOutputs::values() const {
+  return values_ ? values_->at<const void>() : nullptr;
+}
+
+GpuOutput DeviceOutputs::download() const {
+  GpuOutput output;
+  output.indices = indices_->download();
+  if (raw_indices_) output.raw_indices = raw_indices_->download();
+  if (values_) output.values = values_->download();
+  if (row_status_) output.row_status = row_status_->download();
+  return output;
+}
+
+TopkArgs host_args(const Problem& problem, const Layout& layout) {
   TopkArgs args;
-  args.x = x.at<const void>(shift);
   args.dtype = problem.dtype;
   args.rows = problem.rows;
   args.n = problem.n;
   args.ld = problem.ld;
   args.k = problem.k;
-  args.k_per_row = device_ints(k_per_row);
-  args.begin = device_ints(begin);
-  args.end = device_ints(end);
   args.largest = problem.largest;
   args.order = problem.order;
   args.nan_policy = problem.nan_policy;
-  args.indices = indices->at<void>();
   args.index_type = layout.index_type;
   args.ld_idx = layout.ld_idx;
-  args.values = values ? values->at<void>() : nullptr;
   args.ld_val = layout.ld_val;
   args.fill_index = problem.fill_index;
   args.fill_value = problem.fill_value;
-  args.index_offset = device_ints(index_offset);
-  args.row_status = row_status ? row_status->at<int32_t>() : nullptr;
-  args.seq_lens = device_ints(seq_lens);
   args.next_n = problem.next_n;
-  args.page_table = device_ints(page_table);
   args.page_table_rows = problem.page_table_rows;
   args.page_table_cols = problem.page_table_cols;
   args.ld_page_table = problem.ld_page_table;
   args.page_size = problem.page_size;
-  args.row_to_batch = device_ints(row_to_batch);
-  args.raw_indices = raw_indices ? raw_indices->at<void>() : nullptr;
   args.ld_raw = layout.ld_raw;
+  args.pdl = layout.pdl;
+  return args;
+}
+
+GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
+  const Driver& cuda = driver();
+  const DeviceInputs inputs(problem, layout);
+  const DeviceOutputs outputs(problem, layout);
+  // The uploads and memsets may still be in flight on the legacy stream.
+  check_cuda(cuda.cuCtxSynchronize(), "cuCtxSynchronize");
+  TopkArgs args = host_args(problem, layout);
+  inputs.point(args);
+  outputs.point(args);
   const std::unique_ptr<Stream> stream = layout.own_stream ? std::make_unique<Stream>() : nullptr;
   const CUstream handle = stream ? stream->get() : nullptr;
   call_topk(layout.caller, args, handle);
   check_cuda(cuda.cuStreamSynchronize(handle), "cuStreamSynchronize after topk");
-
-  GpuOutput output;
-  output.indices = indices->download();
-  if (raw_indices) output.raw_indices = raw_indices->download();
-  if (values) output.values = values->download();
-  if (row_status) output.row_status = row_status->download();
-  return output;
+  return outputs.download();
 }
 
 std::string first_mismatch(const Problem& problem, const Layout& layout, const Result& expected,

@@ -4,9 +4,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "device_buffer.hpp"
 #include "reference.hpp"
 #include "topk_case.hpp"
 
@@ -22,6 +24,58 @@ struct GpuOutput {
   std::vector<uint8_t> values;       // empty without values
   std::vector<uint8_t> row_status;   // empty without row_status
 };
+
+// A problem's inputs on the device: x shifted by layout.x_shift elements, NaN around it, and
+// its per-row arrays. The memsets around x may still run on the legacy stream when the
+// constructor returns: synchronize the context before a call reads them.
+class DeviceInputs {
+ public:
+  DeviceInputs(const Problem& problem, const Layout& layout);
+  ~DeviceInputs();
+  DeviceInputs(const DeviceInputs&) = delete;
+  DeviceInputs& operator=(const DeviceInputs&) = delete;
+  // Sets args' input pointers (x and the per-row arrays) to these buffers.
+  void point(TopkArgs& args) const;
+
+ private:
+  size_t shift_ = 0;
+  std::unique_ptr<DeviceBuffer> x_;
+  std::unique_ptr<DeviceBuffer> k_per_row_;
+  std::unique_ptr<DeviceBuffer> begin_;
+  std::unique_ptr<DeviceBuffer> end_;
+  std::unique_ptr<DeviceBuffer> index_offset_;
+  std::unique_ptr<DeviceBuffer> seq_lens_;
+  std::unique_ptr<DeviceBuffer> page_table_;
+  std::unique_ptr<DeviceBuffer> row_to_batch_;
+};
+
+class PoisonedOutput;  // an output buffer between guard bytes (gpu_check.cpp)
+
+// A call's output buffers as the layout asks for them, each between guard bytes, poisoned with
+// 0xAB bytes when made (synchronize the context before a call writes them); download() throws
+// where a call wrote into the guard before an output.
+class DeviceOutputs {
+ public:
+  DeviceOutputs(const Problem& problem, const Layout& layout);
+  ~DeviceOutputs();
+  DeviceOutputs(const DeviceOutputs&) = delete;
+  DeviceOutputs& operator=(const DeviceOutputs&) = delete;
+  void poison() const;  // memsets on the legacy stream, like the poison when made
+  // Sets args' output pointers to these buffers.
+  void point(TopkArgs& args) const;
+  const void* indices() const;
+  const void* values() const;  // null without values
+  GpuOutput download() const;
+
+ private:
+  std::unique_ptr<PoisonedOutput> indices_;
+  std::unique_ptr<PoisonedOutput> raw_indices_;
+  std::unique_ptr<PoisonedOutput> values_;
+  std::unique_ptr<PoisonedOutput> row_status_;
+};
+
+// The call's arguments but its device pointers (DeviceInputs and DeviceOutputs point them).
+TopkArgs host_args(const Problem& problem, const Layout& layout);
 
 // Uploads the problem (x shifted by layout.x_shift elements, NaN around it), poisons the outputs
 // and guard bytes before and after each with 0xAB, calls topk and waits for it; a write into a

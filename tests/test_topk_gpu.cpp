@@ -586,6 +586,49 @@ TEST_CASE("gpu: 16-CTA clusters only where the GPU holds them at once") {
   }
 }
 
+// Split rows held whole whose k-th value is a plateau larger than a part: a last digit round
+// pins its key, and each CTA takes the key's words only where its lower ranks hold fewer than
+// are wanted (templates/topk_kernel.cuh load_resident_best_digits). relu_ties rows where a tenth
+// of the row is positive and k is more (the zeros tie at the k-th largest) or where k takes the
+// smallest (zeros are nine tenths), constant rows, and ragged rows whose short ones end in the
+// zeros; 16-CTA (2 rows; 6 full f32 rows of 131,072) and 8-CTA (6 rows) clusters, f32 and, at
+// k <= 64, bf16. Then constant rows whose CTAs hold 1,084 columns each, at k = 1084 (CTA 1's lower
+// ranks hold exactly the wanted words: it takes none) and 1085 (one fewer: it takes them all).
+TEST_CASE("gpu: split rows whose k-th value is a plateau larger than a part") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (DType dtype : {DType::f32, DType::bf16}) {
+    for (int64_t rows : {int64_t{2}, int64_t{6}}) {
+      for (auto [n, k, largest] : {std::tuple{int64_t{17312}, 2048, true},
+                                   {int64_t{17313}, 1500, true},
+                                   {int64_t{40000}, 700, false},
+                                   {int64_t{40000}, 2048, false},
+                                   {int64_t{131072}, 50, false}}) {
+        if (dtype != DType::f32 && k > 64) continue;
+        for (Dist dist : {Dist::relu_ties, Dist::constant}) {
+          CaseSpec spec = long_rows(1900 + index, dtype, rows, k, dist);
+          spec.n = n;
+          spec.largest = largest;
+          spec.bounds = index % 3 == 2 ? Bounds::ragged : Bounds::full;
+          spec.order = std::array{Order::unsorted, Order::by_value, Order::by_index}[index % 3];
+          INFO(describe(spec));
+          check_plan_holds_parts_whole(spec, device);
+          CHECK(check_on_gpu("plateau " + std::to_string(index++), spec));
+        }
+      }
+    }
+  }
+  for (int k : {1084, 1085}) {
+    CaseSpec spec = long_rows(1900 + index, DType::f32, 2, k, Dist::constant);
+    spec.n = 17312;
+    INFO(describe(spec));
+    REQUIRE(plan_spec(spec.dtype, k, spec.rows, spec.n, device).cluster == 16);
+    CHECK(check_on_gpu("plateau " + std::to_string(index++), spec));
+  }
+}
+
 // `deepselect bench`'s bf16 rows of dsa-bf16-b256 (its normal buffer 2) at k = 2048: row 202's
 // final select narrowed a bin to its words and then counted words past the narrowed range again
 // (templates/radix_range.cuh), kept 2047 of 2048, and the row was scanned a second time

@@ -207,7 +207,7 @@ std::string describe(const CaseSpec& spec) {
       "%s rows=%" PRId64 " n=%" PRId64 " ld=%" PRId64
       " k=%d dist=%s bounds=%s next_n=%d pages=%d/%d/%d k_per_row=%d "
       "offset=%d %s %s %s fill=(%" PRId64 ", %s) %s ld_idx=%" PRId64 " values=%d ld_val=%" PRId64
-      " status=%d shift=%d stream=%s caller=%s"
+      " status=%d shift=%d stream=%s caller=%s pdl=%d"
       " seed=%" PRIu64,
       dtype_name(spec.dtype), spec.rows, spec.n, spec.ld, spec.k,
       spec.dist ? dist_name(*spec.dist) : "mixed", bounds_name(spec.bounds), spec.next_n,
@@ -216,7 +216,7 @@ std::string describe(const CaseSpec& spec) {
       spec.nan_policy == NanPolicy::nan_is_largest ? "nan_largest" : "nan_smallest",
       spec.fill_index, fill_value_text(spec.fill_value).c_str(),
       l.index_type == IndexType::i32 ? "i32" : "i64", l.ld_idx, l.values, l.ld_val, l.row_status,
-      l.x_shift, l.own_stream ? "own" : "null", caller_name(l.caller), spec.seed);
+      l.x_shift, l.own_stream ? "own" : "null", caller_name(l.caller), l.pdl, spec.seed);
   return text;
 }
 

@@ -35,6 +35,7 @@ struct Layout {
   int x_shift = 0;  // elements between the allocation and x: 1 makes x unaligned
   bool own_stream = false;
   Caller caller = Caller::this_thread;
+  bool pdl = false;  // programmatic dependent launch
 };
 
 struct CaseSpec {

@@ -58,6 +58,8 @@ typedef struct ds_topk_args {
   const int32_t* row_to_batch;
   void* raw_indices;
   int64_t ld_raw; /* 0 means k */
+  /* Nonzero: programmatic dependent launch (TopkArgs::pdl in deepselect.hpp says what it does). */
+  int32_t pdl;
 } ds_topk_args;
 
 /* Sets every field to its default (largest, unsorted, int32, fill_index -1, next_n 1, ...). */

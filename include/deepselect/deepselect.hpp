@@ -60,6 +60,14 @@ struct TopkArgs {
   const int32_t* row_to_batch = nullptr;
   void* raw_indices = nullptr;  // optional with page_table: the untranslated indices, like
   int64_t ld_raw = 0;           // `indices` (index_type); stride, 0 means k
+
+  // Programmatic dependent launch (sm_90+; FlashInfer's enable_pdl): the call's kernel may start
+  // while the previous kernel on the stream still runs, once that kernel allows it, and waits for
+  // it to complete before it reads or writes any memory. It hides the gap between kernels (in a
+  // stream or a CUDA graph), which decode steps of few rows feel. Whatever pdl says, the kernel
+  // waits at its start, and a next kernel launched with PDL may start as its CTAs exit: pdl
+  // decides only whether this launch may overlap the kernel before it.
+  bool pdl = false;
 };
 
 // Every failure of the library; the message says what went wrong.

@@ -22,7 +22,8 @@ def version():
 def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dtype=None,
          return_values=True, index_offset=None, k_per_row=None, nan="largest", fill_index=-1,
          fill_value=None, row_status=None, seq_lens=None, next_n=1, page_table=None,
-         page_size=None, row_to_batch=None, return_raw_indices=False, out=None, stream=None):
+         page_size=None, row_to_batch=None, return_raw_indices=False, out=None, stream=None,
+         pdl=False):
     """The top k of every row of x: (values, indices) like torch.topk(x, k, dim=1), or indices
     alone when return_values is False; with return_raw_indices=True, raw_indices is appended:
     (values, indices, raw_indices), or (indices, raw_indices) without values.
@@ -65,6 +66,10 @@ def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dt
     captured in a CUDA graph. Outputs used on another stream need tensor.record_stream(that
     stream) before they are freed, as any torch tensor does; the per-thread default stream
     (handle 2) needs out=.
+    pdl=True launches it with programmatic dependent launch (sm_90+, FlashInfer's enable_pdl):
+    the kernel may start while the previous kernel on the stream runs, and waits for it to
+    complete before touching memory (either way a next kernel launched with PDL may start as
+    its CTAs exit).
 
     Raises ValueError (TypeError for a wrong type) naming the argument before anything runs,
     and RuntimeError when the library fails (no GPU, driver, compile).
@@ -75,7 +80,7 @@ def topk(x, k, *, begin=None, end=None, largest=True, order="unsorted", index_dt
         out=out, stream=stream, begin=begin, end=end, k_per_row=k_per_row,
         index_offset=index_offset, row_status=row_status, seq_lens=seq_lens, next_n=next_n,
         page_table=page_table, page_size=page_size, row_to_batch=row_to_batch,
-        return_raw_indices=return_raw_indices)
+        return_raw_indices=return_raw_indices, pdl=pdl)
     if (call.indices is None or call.stream is None) and _torch() is None:
         raise RuntimeError("deepselect.topk: PyTorch is not installed: pass out= and stream= "
                            "(a CUstream handle) to call it without torch")

@@ -297,7 +297,8 @@ def check_out(out, call):
 
 def check_call(x, k, *, largest, order, index_dtype, return_values, nan, fill_index,
                fill_value, out, stream, seq_lens=None, next_n=1, page_table=None,
-               page_size=None, row_to_batch=None, return_raw_indices=False, **row_arrays):
+               page_size=None, row_to_batch=None, return_raw_indices=False, pdl=False,
+               **row_arrays):
     """Every argument of deepselect.topk, checked; row_arrays are those of ROW_ARRAYS."""
     rows, n, ld, dtype = check_x(x)
     k = check_int(k, "k", 1, MAX_K)
@@ -306,6 +307,7 @@ def check_call(x, k, *, largest, order, index_dtype, return_values, nan, fill_in
         "largest": int(check_bool(largest, "largest")),
         "order": check_choice(order, "order", ORDERS),
         "nan_policy": check_choice(nan, "nan", NAN_POLICIES),
+        "pdl": int(check_bool(pdl, "pdl")),
     }
     for name in ROW_ARRAYS:
         fields[name] = check_row_array(row_arrays[name], name, rows, x.device)

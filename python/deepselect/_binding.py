@@ -57,6 +57,7 @@ class DsTopkArgs(ctypes.Structure):
         ("row_to_batch", ctypes.c_void_p),
         ("raw_indices", ctypes.c_void_p),
         ("ld_raw", ctypes.c_int64),
+        ("pdl", ctypes.c_int32),
     ]
 
 

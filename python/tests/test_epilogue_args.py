@@ -248,11 +248,20 @@ class LaunchFieldsTest(unittest.TestCase):
         _, _, args = self.launch(seq_lens=None, next_n=1, page_table=None, page_size=None,
                                  row_to_batch=None, return_raw_indices=False,
                                  out=valid_call()["out"])
-        self.assertEqual(args.next_n, 1)
-        for name in ("seq_lens", "page_table", "row_to_batch", "raw_indices"):
-            self.assertIsNone(getattr(args, name), name)
-        self.assertEqual((args.page_table_rows, args.page_table_cols, args.ld_page_table,
-                          args.page_size, args.ld_raw), (0, 0, 0, 0, 0))
+        check_new_defaults(self, args)
+
+    def test_pdl(self):
+        self.assertEqual(self.launch(pdl=True)[2].pdl, 1)
+        self.assertEqual(self.launch(pdl=False)[2].pdl, 0)
+
+
+def check_new_defaults(test, args):
+    """The fields that ds_topk_args_init leaves at their defaults, past the first version's."""
+    test.assertEqual(args.next_n, 1)
+    for name in ("seq_lens", "page_table", "row_to_batch", "raw_indices"):
+        test.assertIsNone(getattr(args, name), name)
+    test.assertEqual((args.page_table_rows, args.page_table_cols, args.ld_page_table,
+                      args.page_size, args.ld_raw, args.pdl), (0, 0, 0, 0, 0, 0))
 
 
 def initialized_args():
@@ -325,11 +334,7 @@ class StructLayoutTest(unittest.TestCase):
 class LibraryTest(unittest.TestCase):
     def test_init_sets_the_new_defaults(self):
         args = _binding.new_args(_binding.library())
-        self.assertEqual(args.next_n, 1)
-        for name in ("seq_lens", "page_table", "row_to_batch", "raw_indices"):
-            self.assertIsNone(getattr(args, name), name)
-        self.assertEqual((args.page_table_rows, args.page_table_cols, args.ld_page_table,
-                          args.page_size, args.ld_raw), (0, 0, 0, 0, 0))
+        check_new_defaults(self, args)
 
     @unittest.skipIf(gpu_visible(), "a GPU is visible: fake device pointers must not reach it")
     def test_paged_call_passes_the_library_checks(self):

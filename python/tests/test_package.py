@@ -167,6 +167,8 @@ class ArgumentChecksTest(StubbedLibraryTest):
         self.assertRejects("nan", TypeError, nan=None)
         self.assertRejects("largest", TypeError, largest=1)
         self.assertRejects("return_values", TypeError, return_values="yes")
+        self.assertRejects("pdl", TypeError, pdl=1)
+        self.assertAccepts(pdl=True)
 
     def test_row_arrays(self):
         for argument in ("begin", "end", "k_per_row", "index_offset", "row_status"):

@@ -288,6 +288,41 @@ class TorchGpuTest(unittest.TestCase):
             self.assertSame(values, ref_values, f"replay {seed} values")
             self.assertSame(indices.long(), ref_indices, f"replay {seed} indices")
 
+    def test_pdl_chain_reads_what_the_call_before_wrote(self):
+        """pdl=True: the second call, which selects from the first one's values, must wait for
+        them (the poison otherwise), on a stream and replayed in a CUDA graph."""
+        rows, n, k, k_second = 2, 131072, 2048, 100  # 16-CTA clusters, then rows of 2048
+        x = self.randn(rows, n, "float32", seed=21)
+        first = (torch.empty((rows, k), dtype=torch.int32, device=self.device),
+                 torch.empty((rows, k), dtype=x.dtype, device=self.device))
+        second = (torch.empty((rows, k_second), dtype=torch.int32, device=self.device),
+                  torch.empty((rows, k_second), dtype=x.dtype, device=self.device))
+
+        def chain():
+            deepselect.topk(x, k, order="by_value", out=first, pdl=True)
+            deepselect.topk(first[1], k_second, order="by_index", out=second, pdl=True)
+
+        def check(label):
+            torch.cuda.synchronize()
+            ref_values, _, _ = reference(x, k)
+            self.assertSame(first[1], ref_values, f"{label} first values")
+            ref_second = reference(ref_values, k_second)[1].sort(dim=1).values
+            self.assertSame(second[0].long(), ref_second, f"{label} second indices")
+
+        first[1].fill_(float("nan"))
+        second[0].fill_(-7)
+        chain()
+        check("stream")
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            chain()
+        for seed in (22, 23):
+            x.copy_(self.randn(rows, n, "float32", seed=seed))
+            first[1].fill_(float("nan"))
+            second[0].fill_(-7)
+            graph.replay()
+            check(f"replay {seed}")
+
     def test_non_default_stream(self):
         x = self.randn(7, 5000, "float32", seed=12)
         later = self.randn(7, 5000, "float32", seed=13)

@@ -43,6 +43,7 @@ struct BenchOptions {
   std::string json;
   int replays = 20;
   std::string only;
+  bool pdl = false;
 };
 
 BenchShape custom_shape(const BenchOptions& o) {
@@ -116,7 +117,7 @@ ColdStart measure_cold_start(const BenchShape& shape, CUstream stream) {
   return cold;
 }
 
-Timing time_topk(const BenchShape& shape, int k, const BenchInputs& inputs, int replays,
+Timing time_topk(const BenchShape& shape, int k, const BenchInputs& inputs, const BenchOptions& o,
                  CUstream stream) {
   const size_t slots = static_cast<size_t>(shape.rows) * static_cast<size_t>(k);
   testing::DeviceBuffer indices(slots * sizeof(int32_t));
@@ -124,11 +125,13 @@ Timing time_topk(const BenchShape& shape, int k, const BenchInputs& inputs, int 
       shape.values ? std::make_unique<testing::DeviceBuffer>(slots * dtype_bytes(shape.dtype))
                    : nullptr;
   const BufferCall call = [&](size_t buffer, CUstream on) {
-    topk(topk_args(shape, k, inputs.buffers[buffer]->at<const void>(), inputs.ends_pointer(),
-                   indices.at<void>(), values ? values->at<void>() : nullptr),
-         on);
+    TopkArgs args =
+        topk_args(shape, k, inputs.buffers[buffer]->at<const void>(), inputs.ends_pointer(),
+                  indices.at<void>(), values ? values->at<void>() : nullptr);
+    args.pdl = o.pdl;
+    topk(args, on);
   };
-  return time_calls(call, inputs.buffers.size(), replays, stream);
+  return time_calls(call, inputs.buffers.size(), o.replays, stream);
 }
 
 // CTAs per row: rows * chunks >= 4 x the SMs, but at least one 16-byte load per thread.
@@ -140,7 +143,7 @@ unsigned floor_chunks(const BenchShape& shape, const GpuInfo& gpu, int threads) 
 }
 
 Timing time_floor(const BenchShape& shape, const BenchInputs& inputs, const GpuInfo& gpu,
-                  int replays, CUstream stream) {
+                  const BenchOptions& o, CUstream stream) {
   CUcontext context = nullptr;
   check_cuda(driver().cuCtxGetCurrent(&context), "cuCtxGetCurrent");
   const LoadedKernel& kernel =
@@ -150,7 +153,8 @@ Timing time_floor(const BenchShape& shape, const BenchInputs& inputs, const GpuI
   const LaunchConfig config = LaunchConfig()
                                   .with_grid(floor_chunks(shape, gpu, kernel.spec.threads),
                                              static_cast<unsigned>(shape.rows))
-                                  .with_block(threads);
+                                  .with_block(threads)
+                                  .with_pdl(o.pdl);
   const BufferCall call = [&](size_t buffer, CUstream on) {
     ds::ReadFloorParams params{inputs.buffers[buffer]->at<const void>(),
                                shape.n,
@@ -162,14 +166,14 @@ Timing time_floor(const BenchShape& shape, const BenchInputs& inputs, const GpuI
     LaunchConfig launch_config = config;
     launch(kernel, launch_config.on(on), &params);
   };
-  return time_calls(call, inputs.buffers.size(), replays, stream);
+  return time_calls(call, inputs.buffers.size(), o.replays, stream);
 }
 
 // Times and checks every k of shape on one distribution, printing a row for each.
-void measure(const BenchShape& shape, testing::Dist dist, const GpuInfo& gpu, int replays,
+void measure(const BenchShape& shape, testing::Dist dist, const GpuInfo& gpu, const BenchOptions& o,
              CUstream stream, std::vector<Measurement>& results) {
   const BenchInputs inputs = make_inputs(shape, dist);
-  const Timing floor = time_floor(shape, inputs, gpu, replays, stream);
+  const Timing floor = time_floor(shape, inputs, gpu, o, stream);
   for (const int k : shape.ks) {
     Measurement m;
     m.shape = shape;
@@ -179,8 +183,8 @@ void measure(const BenchShape& shape, testing::Dist dist, const GpuInfo& gpu, in
     m.valid_bytes =
         valid_elements(shape, inputs.ends) * static_cast<int64_t>(dtype_bytes(shape.dtype));
     m.floor = floor;
-    m.topk = time_topk(shape, k, inputs, replays, stream);
-    m.mismatch = check_topk(shape, k, inputs, stream);
+    m.topk = time_topk(shape, k, inputs, o, stream);
+    m.mismatch = check_topk(shape, k, inputs, o.pdl, stream);
     print_row(m);
     results.push_back(std::move(m));
   }
@@ -202,17 +206,19 @@ void bench(const BenchOptions& o) {
                  ? fmt::format("this GPU's tuning table ({} entries)", planner_view.tuning->size())
                  : std::string("built-in defaults (no tuning table, or "
                                "DEEPSELECT_TUNING_DISABLE=1)"));
+  fmt::print("launch: {}\n", o.pdl ? "programmatic dependent (--pdl): each timed call, top-k and "
+                                     "floor alike, may start while the one before it runs"
+                                   : "plain (each call starts once the one before it ends)");
   const testing::Stream stream;
   const ColdStart cold = measure_cold_start(shapes.front(), stream.get());
   print_cold_start(cold);
   print_table_header();
   std::vector<Measurement> results;
   for (const BenchShape& shape : shapes) {
-    for (const testing::Dist dist : dists)
-      measure(shape, dist, gpu, o.replays, stream.get(), results);
+    for (const testing::Dist dist : dists) measure(shape, dist, gpu, o, stream.get(), results);
   }
   print_summary(results);
-  if (!o.json.empty()) write_json(o.json, gpu, cold, o.replays, results);
+  if (!o.json.empty()) write_json(o.json, gpu, cold, o.replays, o.pdl, results);
   if (std::any_of(results.begin(), results.end(),
                   [](const Measurement& m) { return !m.mismatch.empty(); })) {
     throw Error("deepselect bench: a result differs from the CPU reference (MISMATCH above)");
@@ -254,6 +260,9 @@ void add_bench(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
   command->add_option("--json", options->json, "Write every result to this JSON file");
+  command->add_flag("--pdl", options->pdl,
+                    "Launch the timed calls (top-k and the floor) with programmatic dependent "
+                    "launch, as an engine passing pdl would");
   command->callback([options] { bench(*options); });
 }
 

@@ -57,7 +57,7 @@ std::vector<uint8_t> sampled_bytes(const std::vector<uint8_t>& all,
   return bytes;
 }
 
-testing::GpuOutput run_poisoned(const BenchShape& shape, int k, const BenchInputs& inputs,
+testing::GpuOutput run_poisoned(const BenchShape& shape, int k, const BenchInputs& inputs, bool pdl,
                                 CUstream stream) {
   const size_t slots = static_cast<size_t>(shape.rows) * static_cast<size_t>(k);
   testing::DeviceBuffer indices(slots * sizeof(int32_t) + kGuardBytes);
@@ -65,9 +65,10 @@ testing::GpuOutput run_poisoned(const BenchShape& shape, int k, const BenchInput
   indices.fill(kPoison);
   values.fill(kPoison);
   check_cuda(driver().cuCtxSynchronize(), "cuCtxSynchronize after the memsets");
-  topk(topk_args(shape, k, inputs.buffers.front()->at<const void>(), inputs.ends_pointer(),
-                 indices.at<void>(), values.at<void>()),
-       stream);
+  TopkArgs args = topk_args(shape, k, inputs.buffers.front()->at<const void>(),
+                            inputs.ends_pointer(), indices.at<void>(), values.at<void>());
+  args.pdl = pdl;
+  topk(args, stream);
   check_cuda(driver().cuStreamSynchronize(stream), "cuStreamSynchronize after topk");
   testing::GpuOutput output;
   output.indices = indices.download();
@@ -96,8 +97,9 @@ std::string compare_sample(const BenchShape& shape, int k, const BenchInputs& in
 
 }  // namespace
 
-std::string check_topk(const BenchShape& shape, int k, const BenchInputs& inputs, CUstream stream) {
-  return compare_sample(shape, k, inputs, run_poisoned(shape, k, inputs, stream));
+std::string check_topk(const BenchShape& shape, int k, const BenchInputs& inputs, bool pdl,
+                       CUstream stream) {
+  return compare_sample(shape, k, inputs, run_poisoned(shape, k, inputs, pdl, stream));
 }
 
 }  // namespace deepselect::cli

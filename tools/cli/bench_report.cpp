@@ -118,10 +118,11 @@ void print_summary(const std::vector<Measurement>& results) {
 }
 
 void write_json(const std::string& path, const GpuInfo& gpu, const ColdStart& cold, int replays,
-                const std::vector<Measurement>& results) {
+                bool pdl, const std::vector<Measurement>& results) {
   nlohmann::json all = {{"deepselect", version()},
                         {"gpu", gpu_json(gpu)},
                         {"replays", replays},
+                        {"pdl", pdl},
                         {"cold_start", cold_json(cold)},
                         {"results", nlohmann::json::array()}};
   for (const Measurement& m : results) all["results"].push_back(result_json(m));

@@ -44,6 +44,6 @@ void print_row(const Measurement& m);
 void print_summary(const std::vector<Measurement>& results);
 
 void write_json(const std::string& path, const GpuInfo& gpu, const ColdStart& cold, int replays,
-                const std::vector<Measurement>& results);
+                bool pdl, const std::vector<Measurement>& results);
 
 }  // namespace deepselect::cli
