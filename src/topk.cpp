@@ -202,8 +202,20 @@ CUcontext context_of(CUstream stream) {
   return context;
 }
 
-CUdevice device_of(CUcontext context) {
-  const ContextScope scope(context);
+// The stream's context, current on this thread for the object's life: a launch, a module load
+// and cuCtxGetDevice go to the thread's current context, which may be another GPU's, or none.
+// Every entry point holds one; what they call runs in it.
+class StreamContext {
+ public:
+  explicit StreamContext(CUstream stream) : context_(context_of(stream)), scope_(context_) {}
+  CUcontext get() const { return context_; }
+
+ private:
+  CUcontext context_;
+  ContextScope scope_;
+};
+
+CUdevice current_device() {
   CUdevice device = 0;
   check_cuda(driver().cuCtxGetDevice(&device), "cuCtxGetDevice");
   return device;
@@ -245,10 +257,11 @@ struct DeviceState {
   std::optional<TuningTable> tuning;
 };
 
-DeviceInfo device_info_of(CUcontext context) {
+// The current context's device, as the planner sees it.
+DeviceInfo current_device_info() {
   constexpr int kMaxDevices = 64;
   static std::array<DeviceState, kMaxDevices> devices;
-  const CUdevice device = device_of(context);
+  const CUdevice device = current_device();
   if (device < 0 || device >= kMaxDevices) {
     throw Error(fmt::format("deepselect: device ordinal {} is beyond the {} supported", device,
                             kMaxDevices));
@@ -321,7 +334,7 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const LoadedKernel& 
 // hold the call's clusters at once (a cluster's CTAs share one GPC: how many wide ones fit depends
 // on the GPU's layout, which only the driver knows, once the kernel is loaded).
 const LoadedKernel& planned_kernel(const TopkArgs& a, CUcontext context) {
-  DeviceInfo device = device_info_of(context);
+  DeviceInfo device = current_device_info();
   auto kernel_on = [&](const DeviceInfo& planned_device) -> const LoadedKernel& {
     return KernelRegistry::global().get(plan_spec(a.dtype, a.k, a.rows, a.n, planned_device,
                                                   bounds_of(a), epilogue_of(a), lengths_of(a)),
@@ -338,19 +351,19 @@ const LoadedKernel& planned_kernel(const TopkArgs& a, CUcontext context) {
 void topk(const TopkArgs& a, CUstream stream) {
   const Checked checked = validate(a);
   if (a.rows == 0) return;
-  const CUcontext context = context_of(stream);
-  // A launch goes to the thread's current context, which may be another GPU's, or none.
-  const ContextScope scope(context);
-  launch_topk(a, checked, planned_kernel(a, context), stream);
+  const StreamContext context(stream);
+  launch_topk(a, checked, planned_kernel(a, context.get()), stream);
 }
 
 DeviceInfo device_info(CUstream stream) {
-  return device_info_of(context_of(stream));
+  const StreamContext context(stream);
+  return current_device_info();
 }
 
 KernelSpec planned_spec(const TopkArgs& args, CUstream stream) {
   validate(args);
-  return planned_kernel(args, context_of(stream)).spec;
+  const StreamContext context(stream);
+  return planned_kernel(args, context.get()).spec;
 }
 
 void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) {
@@ -363,12 +376,11 @@ void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) 
                                             spec.to_string(), dtype_name(a.dtype), a.k));
   }
   if (a.rows == 0) return;
-  const CUcontext context = context_of(stream);
-  const ContextScope scope(context);
-  if (!(spec.arch == device_info_of(context).arch)) {
+  const StreamContext context(stream);
+  if (!(spec.arch == current_device_info().arch)) {
     throw ArgumentError("spec", fmt::format("{} is not for this GPU", spec.to_string()));
   }
-  launch_topk(a, checked, KernelRegistry::global().get(spec, context), stream);
+  launch_topk(a, checked, KernelRegistry::global().get(spec, context.get()), stream);
 }
 
 }  // namespace deepselect

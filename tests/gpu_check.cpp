@@ -158,34 +158,42 @@ bool padding_untouched(const std::vector<uint8_t>& bytes, int64_t rows, int64_t 
   return poisoned(bytes, static_cast<size_t>(rows * stride) * element, bytes.size());
 }
 
-// Calls topk from the thread `caller` names, and rethrows what it threw there. A thread that
-// made its own context must find it current after the call.
+// Calls topk from the thread `caller` names; throws what it threw there. A thread that made its
+// own context must find it current after the call.
 void call_topk(Caller caller, const TopkArgs& args, CUstream stream) {
   if (caller == Caller::this_thread) {
     topk(args, stream);
     return;
   }
   if (stream == nullptr) throw Error("call_topk: a new thread's call needs the case's own stream");
-  std::exception_ptr failure;
-  std::thread thread([&] {
-    try {
-      std::optional<CreatedContext> other;
-      if (caller == Caller::thread_with_other_context) other.emplace();
-      topk(args, stream);
-      CUcontext current = nullptr;
-      check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
-      if (current != (other ? other->get() : nullptr)) {
-        throw Error("topk changed its calling thread's current context");
-      }
-    } catch (...) {
-      failure = std::current_exception();
+  const std::string failure = failure_on_new_thread([&] {
+    std::optional<CreatedContext> other;
+    if (caller == Caller::thread_with_other_context) other.emplace();
+    topk(args, stream);
+    CUcontext current = nullptr;
+    check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
+    if (current != (other ? other->get() : nullptr)) {
+      throw Error("topk changed its calling thread's current context");
     }
   });
-  thread.join();
-  if (failure) std::rethrow_exception(failure);
+  if (!failure.empty()) throw Error(failure);
 }
 
 }  // namespace
+
+std::string failure_on_new_thread(const std::function<void()>& run) {
+  std::string failure;
+  std::thread([&] {
+    try {
+      run();
+    } catch (const std::exception& error) {
+      failure = error.what();
+    } catch (...) {
+      failure = "an exception that is no std::exception";
+    }
+  }).join();
+  return failure;
+}
 
 // An output buffer filled with poison, with kGuardBytes of it before and after the output.
 class PoisonedOutput {

@@ -87,6 +87,10 @@ GpuOutput run_on_gpu(const Problem& problem, const Layout& layout);
 std::string first_mismatch(const Problem& problem, const Layout& layout, const Result& expected,
                            const GpuOutput& output);
 
+// Runs `run` on a new thread, which starts with no current CUDA context, and waits for it: the
+// message of what it threw, or "" when it returned.
+std::string failure_on_new_thread(const std::function<void()>& run);
+
 // Generates, runs and compares one case, printing one line about it. True when it matched.
 // `adjust`, when given, changes the generated inputs before the run and the reference.
 bool check_on_gpu(const std::string& label, const CaseSpec& spec,

@@ -4,7 +4,6 @@
 #include <deepselect/deepselect.hpp>
 
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "device_buffer.hpp"
@@ -56,16 +55,7 @@ TEST_CASE("gpu: a call on a default stream from a thread without a context is an
   args.k = 10;
   args.indices = indices.at<void>();
   for (CUstream stream : {CUstream{nullptr}, CU_STREAM_LEGACY, CU_STREAM_PER_THREAD}) {
-    std::string error;
-    std::thread([&] {
-      try {
-        topk(args, stream);
-      } catch (const Error& thrown) {
-        error = thrown.what();
-      } catch (...) {
-        error = "an exception that is no deepselect::Error";
-      }
-    }).join();
+    const std::string error = failure_on_new_thread([&] { topk(args, stream); });
     CHECK(error.find("stream has no CUDA context") != std::string::npos);
   }
   for (uint8_t byte : indices.download()) CHECK(byte == 0xab);

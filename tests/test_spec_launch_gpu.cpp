@@ -5,10 +5,10 @@
 #include <cstring>
 #include <random>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "device_buffer.hpp"
+#include "gpu_check.hpp"
 #include "test_support.hpp"
 #include "topk_internal.hpp"
 
@@ -73,15 +73,7 @@ TEST_CASE("gpu: specs a tuning table may choose select what the planner's defaul
   // From a thread with no current context, on a stream of this one.
   const testing::Stream stream;
   d_indices.fill(0xab);
-  std::string failure;
-  std::thread([&] {
-    try {
-      topk_with_spec(args, wide, stream.get());
-    } catch (const std::exception& error) {
-      failure = error.what();
-    }
-  }).join();
-  REQUIRE(failure == "");
+  REQUIRE(testing::failure_on_new_thread([&] { topk_with_spec(args, wide, stream.get()); }) == "");
   check_cuda(driver().cuStreamSynchronize(stream.get()), "cuStreamSynchronize");
   CHECK(sorted_rows(d_indices.download(), kRows, kK) == expected);
 }
