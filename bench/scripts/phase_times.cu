@@ -337,9 +337,25 @@ void resident_clusters() {
   }
 }
 
+// `phase_times plateau`: ragged rows (the bench's lengths) whose k-th value may sit in
+// relu_ties' zero plateau, against normal ones, on the planner's 16-CTA (2 rows) and 8-CTA (6
+// rows) kernels, the bench's four buffers in turn (bench/results/NOTES.md, v77 and Change 94).
+void plateau_rows() {
+  for (t::Dist dist : {t::Dist::normal, t::Dist::relu_ties}) {
+    time_phases<ds::F32, 2048, 8192, 4096, 512, 16>(
+        {"2 ragged rows", 2, 131072, 2048, Ends::bench_uniform, dist, 0, 4});
+    time_phases<ds::F32, 2048, 4096, 16384, 512, 8>(
+        {"6 ragged rows", 6, 131072, 2048, Ends::bench_uniform, dist, 0, 4});
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc > 1 && std::strcmp(argv[1], "clusters") == 0) {
     resident_clusters();
+    return 0;
+  }
+  if (argc > 1 && std::strcmp(argv[1], "plateau") == 0) {
+    plateau_rows();
     return 0;
   }
   if (argc > 1 && std::strcmp(argv[1], "bench-bf16") == 0) {
