@@ -350,21 +350,18 @@ void plateau_rows() {
 }
 
 int main(int argc, char** argv) {
-  if (argc > 1 && std::strcmp(argv[1], "clusters") == 0) {
-    resident_clusters();
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "plateau") == 0) {
-    plateau_rows();
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "bench-bf16") == 0) {
-    bench_bf16_buffers();
-    return 0;
-  }
-  if (argc > 1 && std::strcmp(argv[1], "bench-decode-b256") == 0) {
-    bench_decode_b256();
-    return 0;
+  const struct {
+    const char* name;
+    void (*run)();
+  } modes[] = {{"clusters", resident_clusters},
+               {"plateau", plateau_rows},
+               {"bench-bf16", bench_bf16_buffers},
+               {"bench-decode-b256", bench_decode_b256}};
+  for (const auto& mode : modes) {
+    if (argc > 1 && std::strcmp(argv[1], mode.name) == 0) {
+      mode.run();
+      return 0;
+    }
   }
   // The planner's kernels for the suite shapes (NOTES.md, Changes 38 and 40).
   time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b1", 1, 131072, 2048});
