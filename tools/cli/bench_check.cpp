@@ -13,8 +13,6 @@ namespace deepselect::cli {
 namespace {
 
 constexpr int64_t kSampleRows = 16;
-constexpr uint8_t kPoison = 0xab;  // what first_mismatch expects in bytes nobody wrote
-constexpr size_t kGuardBytes = 256;
 
 std::vector<int64_t> sample_rows(int64_t rows) {
   const int64_t count = std::min(rows, kSampleRows);
@@ -60,10 +58,11 @@ std::vector<uint8_t> sampled_bytes(const std::vector<uint8_t>& all,
 testing::GpuOutput run_poisoned(const BenchShape& shape, int k, const BenchInputs& inputs, bool pdl,
                                 CUstream stream) {
   const size_t slots = static_cast<size_t>(shape.rows) * static_cast<size_t>(k);
-  testing::DeviceBuffer indices(slots * sizeof(int32_t) + kGuardBytes);
-  testing::DeviceBuffer values(slots * dtype_bytes(shape.dtype) + kGuardBytes);
-  indices.fill(kPoison);
-  values.fill(kPoison);
+  // The poison and the guard after each output that first_mismatch expects.
+  testing::DeviceBuffer indices(slots * sizeof(int32_t) + testing::kGuardBytes);
+  testing::DeviceBuffer values(slots * dtype_bytes(shape.dtype) + testing::kGuardBytes);
+  indices.fill(testing::kPoison);
+  values.fill(testing::kPoison);
   check_cuda(driver().cuCtxSynchronize(), "cuCtxSynchronize after the memsets");
   TopkArgs args = topk_args(shape, k, inputs.buffers.front()->at<const void>(),
                             inputs.ends_pointer(), indices.at<void>(), values.at<void>());
