@@ -10,7 +10,9 @@
 //     -o build/phase_times
 // A shape may take the rows of `deepselect bench`'s input buffers (tests/data_gen, the bench's
 // seeds) instead of its own: one buffer (its rows' cost), or the launches rotating over several
-// (cold rows, as the bench reads them).
+// (cold rows, as the bench reads them). Modes (the first argument): clusters, pairs and lone (the
+// suite's shapes by kernel kind; all three without an argument), plateau, bench-bf16 and
+// bench-decode-b256.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -69,12 +71,13 @@ void check(cudaError_t status, const char* what) {
   std::exit(1);
 }
 
-template <class T, int kK, int kB, int kB2, int kThreads, int kCluster>
+template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages>
 // The CTAs per SM that the planner's kernels ask for (src/codegen.cpp blocks_per_sm).
 __global__ void __launch_bounds__(kThreads,
                                   kCluster > 1 ? 1 : (1024 / kThreads < 3 ? 1024 / kThreads : 3))
     topk_kernel(const ds::TopkParams params) {
-  ds::topk_row<T, kK, kB, kB2, kThreads, kCluster, 2, ds::kBoundsRange, ds::kEpiloguePlain>(params);
+  ds::topk_row<T, kK, kB, kB2, kThreads, kCluster, kStages, ds::kBoundsRange, ds::kEpiloguePlain>(
+      params);
 }
 
 namespace t = deepselect::testing;
@@ -94,6 +97,7 @@ struct Shape {
   t::Dist dist = t::Dist::normal;  // of the bench's input buffers, with bench_buffers > 0
   int bench_first = 0;             // the bench's buffers bench_first.. are launched in turn
   int bench_buffers = 0;
+  bool by_value = false;  // outputs sorted by value (the sort is a phase of its own)
 };
 
 std::vector<int> row_ends(const Shape& shape) {
@@ -129,7 +133,7 @@ double median(std::vector<double> values) {
 // Times `shape` with kernel `kernel` (kCluster CTAs per row) and prints each phase's median
 // duration, split by the CTA's role: CTA 0 of a cluster (or a row longer than k, without
 // clusters) against the rest.
-template <class T, int kK, int kB, int kB2, int kThreads, int kCluster>
+template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages = 2>
 void time_phases(const Shape& shape) {
   typedef typename T::Raw Raw;
   const size_t elements = size_t(shape.rows) * shape.n;
@@ -169,13 +173,13 @@ void time_phases(const Shape& shape) {
   params.rows = shape.rows;
   params.n = shape.n;
   params.k = shape.k;
-  params.flags = ds::kFlagLargest;
+  params.flags = ds::kFlagLargest | (shape.by_value ? ds::kFlagOrderByValue : 0u);
   params.seed = deepselect::kBlockOrderSeed;  // the library's: the same samples and block orders
   params.next_n = 1;
 
-  typedef ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, 2, 0, 0> Row;
-  const size_t smem = sizeof(ds::u64) * Row::kCapacity + 2 * kB * sizeof(Raw);
-  auto kernel = topk_kernel<T, kK, kB, kB2, kThreads, kCluster>;
+  typedef ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, kStages, 0, 0> Row;
+  const size_t smem = Row::kSharedBytes;
+  auto kernel = topk_kernel<T, kK, kB, kB2, kThreads, kCluster, kStages>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
         "smem attribute");
   if (kCluster > 8) {
@@ -254,9 +258,9 @@ void time_phases(const Shape& shape) {
     span_ns.push_back(double(latest_end - earliest));
     slowest_ns.push_back(double(slowest));
   }
-  std::printf("\n%s: %d x %d, k %d, %s, %d CTAs per row, B %d, B2 %d, %d threads", shape.name,
-              shape.rows, shape.n, shape.k, sizeof(Raw) == 4 ? "f32" : "bf16", kCluster, kB, kB2,
-              kThreads);
+  std::printf("\n%s: %d x %d, k %d, %s, %d CTAs per row, B %d, B2 %d, %d threads, %d stages%s",
+              shape.name, shape.rows, shape.n, shape.k, sizeof(Raw) == 4 ? "f32" : "bf16", kCluster,
+              kB, kB2, kThreads, kStages, shape.by_value ? ", by value" : "");
   if (shape.bench_buffers > 0)
     std::printf(", the bench's %s buffers %d..%d", t::dist_name(shape.dist), shape.bench_first,
                 shape.bench_first + shape.bench_buffers - 1);
@@ -299,17 +303,38 @@ void time_phases(const Shape& shape) {
 
 }  // namespace
 
-// `phase_times bench-bf16`: dsa-bf16-b256 at k = 2048 on the bench's normal buffers, B2 = 2048
-// (the planner's) against 1024 (NOTES.md, twelfth session): each of the bench's four buffers
-// alone (L2-warm), then all four in turn (cold, as the bench reads them).
+// `phase_times bench-bf16`: dsa-bf16-b256 on the bench's normal buffers at k = 512 and 2048, on
+// the planner's kernels (B = 8192; at k = 512 four stages, two blocks a block scan): each of the
+// bench's four buffers alone (L2-warm), then all four in turn (cold, as the bench reads them).
 void bench_bf16_buffers() {
   for (int buffer = 0; buffer <= 4; ++buffer) {
-    const Shape shape{
-        "dsa-bf16-b256 k2048", 256, 131072, 2048, Ends::full, t::Dist::normal, buffer % 4,
-        buffer < 4 ? 1 : 4};
-    time_phases<ds::BF16, 2048, 4096, 2048, 256, 1>(shape);
-    time_phases<ds::BF16, 2048, 4096, 1024, 256, 1>(shape);
+    const int first = buffer % 4;
+    const int buffers = buffer < 4 ? 1 : 4;
+    time_phases<ds::BF16, 512, 8192, 2048, 256, 1, 4>(
+        {"dsa-bf16-b256 k512", 256, 131072, 512, Ends::full, t::Dist::normal, first, buffers});
+    time_phases<ds::BF16, 2048, 8192, 4096, 256, 1>(
+        {"dsa-bf16-b256 k2048", 256, 131072, 2048, Ends::full, t::Dist::normal, first, buffers});
   }
+}
+
+// `phase_times pairs`: the planner's 2-CTA clusters, dsa-decode-b64 and sample-b64 (sorted by
+// value: its sort is part of "write outputs"), on the bench's buffers in turn.
+void pair_clusters() {
+  for (t::Dist dist : {t::Dist::normal, t::Dist::relu_ties, t::Dist::ascending}) {
+    time_phases<ds::F32, 2048, 8192, 4096, 512, 2>(
+        {"dsa-decode-b64", 64, 131072, 2048, Ends::full, dist, 0, 4});
+    time_phases<ds::F32, 512, 8192, 2048, 512, 2>(
+        {"sample-b64", 64, 129280, 512, Ends::full, dist, 0, 4, true});
+  }
+}
+
+// `phase_times lone`: the planner's lone-CTA kernels of dsa-prefill-8k (causal rows), of
+// dsa-prefill-128k's rows (a wave of full ones) and of sample-b256, on generated normal rows.
+void lone_rows() {
+  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>(
+      {"dsa-prefill-8k", 4096, 8192, 2048, Ends::causal});
+  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>({"rows of 131072", 264, 131072, 2048});
+  time_phases<ds::F32, 1024, 8192, 1024, 256, 1>({"sample-b256", 256, 151936, 1024});
 }
 
 // `phase_times bench-decode-b256`: dsa-decode-b256's ragged rows on the bench's four buffers in
@@ -353,24 +378,18 @@ int main(int argc, char** argv) {
   const struct {
     const char* name;
     void (*run)();
-  } modes[] = {{"clusters", resident_clusters},
-               {"plateau", plateau_rows},
-               {"bench-bf16", bench_bf16_buffers},
-               {"bench-decode-b256", bench_decode_b256}};
+  } modes[] = {{"clusters", resident_clusters},    {"plateau", plateau_rows},
+               {"bench-bf16", bench_bf16_buffers}, {"bench-decode-b256", bench_decode_b256},
+               {"pairs", pair_clusters},           {"lone", lone_rows}};
   for (const auto& mode : modes) {
     if (argc > 1 && std::strcmp(argv[1], mode.name) == 0) {
       mode.run();
       return 0;
     }
   }
-  // The planner's kernels for the suite shapes (NOTES.md, Changes 38 and 40).
-  time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b1", 1, 131072, 2048});
-  time_phases<ds::F32, 2048, 4096, 16384, 512, 8>({"dsa-decode-b8", 8, 65536, 2048});
-  time_phases<ds::F32, 64, 4096, 1024, 512, 16>({"sample-b1", 1, 129280, 50});
-  time_phases<ds::BF16, 512, 4096, 16384, 512, 8>({"dsa-bf16-b6", 6, 131072, 512});
-  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>(
-      {"dsa-prefill-8k", 4096, 8192, 2048, Ends::causal});
-  time_phases<ds::BF16, 2048, 4096, 2048, 256, 1>({"dsa-bf16-b256 k2048", 256, 131072, 2048});
-  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>({"rows of 131072", 264, 131072, 2048});
+  // Without a mode: the planner's kernels for the suite's shapes.
+  resident_clusters();
+  pair_clusters();
+  lone_rows();
   return 0;
 }
