@@ -66,7 +66,7 @@ for name in "$@"; do
       cp "$DEEPSELECT_CACHE_DIR"/tuning/*.json "$out/" 2>/dev/null
       DEEPSELECT_TUNING_DISABLE=1 stage bench-suite-default 200 ./build/deepselect bench --dists normal
       stage bench-suite-tuned 200 ./build/deepselect bench --dists normal ;;
-    phases) stage phases 120 ./build/phase_times ;;
+    phases) stage phases 200 ./build/phase_times ;;
     occupancy)
       export -f occupancy
       export out
