@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
 #include "params.cuh"
 
 namespace deepselect {
@@ -25,24 +23,6 @@ const char* dtype_traits(DType dtype) {
   return "?";
 }
 
-// CTAs of spec that fit one SM's shared memory, as many as leave each thread 64 registers
-// (1024 threads per SM), and at most three: the register budget follows. Four 256-thread CTAs
-// leave 64 registers, and ptxas then spills in the scan: dsa-bf16-b256 k512 ran 15% slower
-// with four than with three (80 registers) on the H200
-// (bench/results/2026-12-02-h200-occupancy/v2).
-int blocks_per_sm(const KernelSpec& spec) {
-  constexpr size_t kSmemPerSm = 228 * 1024;
-  // The static scratch of a 256-thread CTA up to the dynamic buffer's 128-byte alignment (3 KB,
-  // templates/topk_kernel.cuh asserts it) and the 1 KB that CUDA reserves per CTA: three f32
-  // k = 2048 CTAs fill the 228 KB exactly. A 512-thread CTA's scratch is 128 bytes larger.
-  constexpr size_t kStaticAndReserved = 4 * 1024;
-  constexpr int kThreadsPerSmAt64Registers = 1024;
-  constexpr int kMostCtas = 3;
-  const int by_smem =
-      static_cast<int>(kSmemPerSm / (spec.dynamic_smem_bytes() + kStaticAndReserved));
-  return std::max(1, std::min({by_smem, kThreadsPerSmAt64Registers / spec.threads, kMostCtas}));
-}
-
 std::string render_topk(const KernelSpec& spec) {
   return fmt::format(
       R"(// Generated for: {spec}
@@ -57,7 +37,7 @@ extern "C" __global__ void __launch_bounds__({threads}, {min_blocks}) {symbol}(c
       fmt::arg("traits", dtype_traits(spec.dtype)), fmt::arg("k_max", spec.k_max),
       fmt::arg("block", spec.block), fmt::arg("block2", spec.block2),
       fmt::arg("cluster", spec.cluster), fmt::arg("stages", spec.stages),
-      fmt::arg("min_blocks", blocks_per_sm(spec)),
+      fmt::arg("min_blocks", ctas_per_sm(spec.dynamic_smem_bytes(), spec.threads)),
       fmt::arg("bounds", static_cast<int>(spec.bounds)),
       fmt::arg("epilogue", static_cast<int>(spec.epilogue)));
 }

@@ -86,7 +86,7 @@ TEST_CASE(
   };
   // Shared memory: the buffer's 8-byte candidates (KernelSpec::buffer_words), stages x B
   // elements, and ~4 KB of static scratch and reservation per CTA, out of 228 KB; registers: at
-  // most 1024 threads per SM; and at most three CTAs (src/codegen.cpp blocks_per_sm).
+  // most 1024 threads per SM; and at most three CTAs (src/codegen.hpp ctas_per_sm).
   const Case cases[] = {
       // 48 + 32 KB: two CTAs.
       {"kind=topk dtype=f32 k_max=2048 B=4096 B2=2048 threads=512", "__launch_bounds__(512, 2)"},

@@ -536,7 +536,7 @@ TEST_CASE(
       CHECK(std::count(planned.begin(), planned.end(), below_128k.to_string()) == 1);
       CHECK(validate_rejection(below_128k).argument == "<accepted>");
       CHECK(plan_spec(dtype, k, 256, 262144, h200) == scanned);
-      // Two such CTAs still fit an SM, as with k + 2048 (src/codegen.cpp blocks_per_sm).
+      // Two such CTAs still fit an SM, as with k + 2048 (src/codegen.hpp ctas_per_sm).
       CHECK(render_translation_unit(scanned).find("__launch_bounds__(256, 2)") !=
             std::string::npos);
       // Split rows keep the cluster's buffer.
@@ -564,7 +564,7 @@ TEST_CASE("plan: B = 8192 where it gives a thread more elements per scan step an
       CHECK(scanned.block == (wide ? 8192 : 4096));
       CHECK(scanned.block / scanned.threads == (wide ? 32 : 16));
       CHECK(std::count(planned.begin(), planned.end(), scanned.to_string()) == 1);
-      // Two f32 CTAs at B = 8192 fit an SM (src/codegen.cpp blocks_per_sm).
+      // Two f32 CTAs at B = 8192 fit an SM (src/codegen.hpp ctas_per_sm).
       if (!narrow && wide) {
         CHECK(render_translation_unit(scanned).find("__launch_bounds__(256, 2)") !=
               std::string::npos);
@@ -609,7 +609,7 @@ TEST_CASE("plan: a lone CTA scans long 16-bit rows at k <= 1024 two staged block
       CHECK(std::count(planned.begin(), planned.end(), paired.to_string()) == 1);
       CHECK(validate_rejection(paired).argument == "<accepted>");
       if (!pairs) continue;
-      // Its buffer keeps k + B2 at two CTAs per SM (src/codegen.cpp blocks_per_sm).
+      // Its buffer keeps k + B2 at two CTAs per SM (src/codegen.hpp ctas_per_sm).
       CHECK(paired.block == 8192);
       CHECK(paired.block2 == plan_spec(dtype, k, 2 * kH200Sms + 1, 131072, h200).block2);
       CHECK(render_translation_unit(paired).find("__launch_bounds__(256, 2)") != std::string::npos);

@@ -22,6 +22,7 @@
 #include <random>
 #include <vector>
 
+#include "codegen.hpp"
 #include "data_gen.hpp"
 #include "topk_internal.hpp"
 
@@ -71,11 +72,12 @@ void check(cudaError_t status, const char* what) {
   std::exit(1);
 }
 
+// With the CTAs per SM that the library's kernel of the same spec asks for.
 template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages>
-// The CTAs per SM that the planner's kernels ask for (src/codegen.cpp blocks_per_sm).
-__global__ void __launch_bounds__(kThreads,
-                                  kCluster > 1 ? 1 : (1024 / kThreads < 3 ? 1024 / kThreads : 3))
-    topk_kernel(const ds::TopkParams params) {
+__global__ void __launch_bounds__(
+    kThreads, deepselect::ctas_per_sm(
+                  ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, kStages, 0, 0>::kSharedBytes,
+                  kThreads)) topk_kernel(const ds::TopkParams params) {
   ds::topk_row<T, kK, kB, kB2, kThreads, kCluster, kStages, ds::kBoundsRange, ds::kEpiloguePlain>(
       params);
 }
