@@ -99,7 +99,7 @@ struct Shape {
   t::Dist dist = t::Dist::normal;  // of the bench's input buffers, with bench_buffers > 0
   int bench_first = 0;             // the bench's buffers bench_first.. are launched in turn
   int bench_buffers = 0;
-  bool by_value = false;  // outputs sorted by value (the sort is a phase of its own)
+  bool by_value = false;  // outputs sorted by value (the sort is part of "write outputs")
 };
 
 std::vector<int> row_ends(const Shape& shape) {
@@ -388,6 +388,12 @@ int main(int argc, char** argv) {
       mode.run();
       return 0;
     }
+  }
+  if (argc > 1) {
+    std::fprintf(stderr, "phase_times: unknown mode '%s'; the modes:", argv[1]);
+    for (const auto& mode : modes) std::fprintf(stderr, " %s", mode.name);
+    std::fprintf(stderr, "\n");
+    return 2;
   }
   // Without a mode: the planner's kernels for the suite's shapes.
   resident_clusters();
