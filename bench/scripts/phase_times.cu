@@ -305,6 +305,12 @@ void time_phases(const Shape& shape) {
 
 }  // namespace
 
+// The planner's f32 k = 2048 kernels that several modes time: a row on a 16-CTA cluster (B2 4096),
+// on an 8-CTA cluster (B2 16384: parts held whole), and a lone CTA (dsa-prefill's, decode-b256's).
+const auto f32_k2048_on_16_ctas = time_phases<ds::F32, 2048, 8192, 4096, 512, 16>;
+const auto f32_k2048_on_8_ctas = time_phases<ds::F32, 2048, 4096, 16384, 512, 8>;
+const auto f32_k2048_lone = time_phases<ds::F32, 2048, 4096, 2048, 256, 1>;
+
 // `phase_times bench-bf16`: dsa-bf16-b256 on the bench's normal buffers at k = 512 and 2048, on
 // the planner's kernels (B = 8192; at k = 512 four stages, two blocks a block scan): each of the
 // bench's four buffers alone (L2-warm), then all four in turn (cold, as the bench reads them).
@@ -333,9 +339,8 @@ void pair_clusters() {
 // `phase_times lone`: the planner's lone-CTA kernels of dsa-prefill-8k (causal rows), of
 // dsa-prefill-128k's rows (a wave of full ones) and of sample-b256, on generated normal rows.
 void lone_rows() {
-  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>(
-      {"dsa-prefill-8k", 4096, 8192, 2048, Ends::causal});
-  time_phases<ds::F32, 2048, 4096, 2048, 256, 1>({"rows of 131072", 264, 131072, 2048});
+  f32_k2048_lone({"dsa-prefill-8k", 4096, 8192, 2048, Ends::causal});
+  f32_k2048_lone({"rows of 131072", 264, 131072, 2048});
   time_phases<ds::F32, 1024, 8192, 1024, 256, 1>({"sample-b256", 256, 151936, 1024});
 }
 
@@ -343,8 +348,7 @@ void lone_rows() {
 // turn, normal against relu_ties (1.41x slower in the bench; NOTES.md, twelfth session).
 void bench_decode_b256() {
   for (t::Dist dist : {t::Dist::normal, t::Dist::relu_ties}) {
-    time_phases<ds::F32, 2048, 4096, 2048, 256, 1>(
-        {"dsa-decode-b256", 256, 32768, 2048, Ends::bench_uniform, dist, 0, 4});
+    f32_k2048_lone({"dsa-decode-b256", 256, 32768, 2048, Ends::bench_uniform, dist, 0, 4});
   }
 }
 
@@ -353,10 +357,8 @@ void bench_decode_b256() {
 // buffers in turn (cold, as the bench reads them).
 void resident_clusters() {
   for (t::Dist dist : {t::Dist::normal, t::Dist::ascending}) {
-    time_phases<ds::F32, 2048, 8192, 4096, 512, 16>(
-        {"dsa-decode-b1", 1, 131072, 2048, Ends::full, dist, 0, 4});
-    time_phases<ds::F32, 2048, 4096, 16384, 512, 8>(
-        {"dsa-decode-b8", 8, 65536, 2048, Ends::full, dist, 0, 4});
+    f32_k2048_on_16_ctas({"dsa-decode-b1", 1, 131072, 2048, Ends::full, dist, 0, 4});
+    f32_k2048_on_8_ctas({"dsa-decode-b8", 8, 65536, 2048, Ends::full, dist, 0, 4});
     time_phases<ds::F32, 64, 8192, 1024, 512, 16>(
         {"sample-b1", 1, 129280, 50, Ends::full, dist, 0, 4});
     time_phases<ds::BF16, 512, 4096, 16384, 512, 8>(
@@ -369,10 +371,8 @@ void resident_clusters() {
 // rows) kernels, the bench's four buffers in turn (bench/results/NOTES.md, v77 and Change 94).
 void plateau_rows() {
   for (t::Dist dist : {t::Dist::normal, t::Dist::relu_ties}) {
-    time_phases<ds::F32, 2048, 8192, 4096, 512, 16>(
-        {"2 ragged rows", 2, 131072, 2048, Ends::bench_uniform, dist, 0, 4});
-    time_phases<ds::F32, 2048, 4096, 16384, 512, 8>(
-        {"6 ragged rows", 6, 131072, 2048, Ends::bench_uniform, dist, 0, 4});
+    f32_k2048_on_16_ctas({"2 ragged rows", 2, 131072, 2048, Ends::bench_uniform, dist, 0, 4});
+    f32_k2048_on_8_ctas({"6 ragged rows", 6, 131072, 2048, Ends::bench_uniform, dist, 0, 4});
   }
 }
 
