@@ -1133,13 +1133,8 @@ struct TopkRow {
   DS_DEV void write_outputs(int selected) {
     const bool by_value = (p.flags & kFlagOrderByValue) != 0u;
     const bool by_index = (p.flags & kFlagOrderByIndex) != 0u;
-    if ((by_value || by_index) && selected > 1) {
-      int size = 1;
-      while (size < selected) size <<= 1;
-      for (int i = selected + int(threadIdx.x); i < size; i += kThreads) cand[i] = 0ull;
-      __syncthreads();
-      bitonic_sort_descending<kThreads>(cand, size, by_index);
-    }
+    if ((by_value || by_index) && selected > 1)
+      bitonic_sort_descending<kThreads>(cand, selected, by_index);
     write_slots(selected, [&](int slot) { return candidate_column(cand[slot]); });
   }
 

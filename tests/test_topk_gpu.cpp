@@ -740,6 +740,56 @@ TEST_CASE("gpu: rows that k takes whole, indices only") {
   }
 }
 
+// The bitonic sort of sorted outputs (templates/bitonic_sort.cuh) at sizes of 2 to 4,096 words
+// on CTAs of 128 to 1024 threads: both its forms (one word a lane; four words a lane from four
+// words a thread), by value with ties (quantized rows) and by index, rows of every length
+// against k (ragged bounds), indices and values compared slot by slot with the reference.
+TEST_CASE("gpu: sorted outputs at every sort size and thread count") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  int index = 0;
+  for (int threads : {128, 256, 512, 1024}) {
+    for (int k : {2, 100, 128, 129, 300, 512, 1000, 2048, 4096}) {
+      for (Order order : {Order::by_value, Order::by_index}) {
+        CaseSpec spec;
+        spec.seed = 1400 + static_cast<uint64_t>(index);
+        spec.dtype = index % 3 == 0 ? DType::bf16 : DType::f32;
+        spec.rows = 5;
+        spec.n = 6007;
+        spec.k = k;
+        spec.dist = index / 2 % 2 == 0 ? Dist::quantized : Dist::normal;
+        spec.bounds = index / 4 % 2 == 0 ? Bounds::ragged : Bounds::full;
+        spec.order = order;
+        spec.largest = index % 5 != 0;
+        const std::string label = "sort " + std::to_string(index++);
+        CAPTURE(label);
+        CAPTURE(describe(spec));
+        const Problem problem = make_problem(spec);
+        const DeviceInputs inputs(problem, spec.layout);
+        const DeviceOutputs outputs(problem, spec.layout);
+        check_cuda(driver().cuCtxSynchronize(), "cuCtxSynchronize");
+        TopkArgs args = host_args(problem, spec.layout);
+        inputs.point(args);
+        outputs.point(args);
+        // A lone CTA of `threads`, eight elements a thread per block; one k bucket for every k
+        // (eight kernels to compile).
+        KernelSpec kernel = planned_spec(args, nullptr);
+        kernel.k_max = 4096;
+        kernel.cluster = 1;
+        kernel.threads = threads;
+        kernel.block = 8 * threads;
+        kernel.block2 = 1024;
+        kernel.stages = 2;
+        INFO(kernel.to_string());
+        topk_with_spec(args, kernel, nullptr);
+        check_cuda(driver().cuCtxSynchronize(), "cuCtxSynchronize after topk");
+        CHECK(first_mismatch(problem, spec.layout, reference_topk(problem), outputs.download()) ==
+              "");
+      }
+    }
+  }
+}
+
 // Small enough to run under compute-sanitizer memcheck and racecheck.
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
