@@ -155,41 +155,20 @@ DS_DEV void count_bins(const u64* cand, int count, u64 low, u64 span, int shift,
   }
 }
 
-// Returns a bound such that the candidates c >= bound are the best `want` of cand[0..count)
-// (want < count) and at most `slack` more. `mine` bounds this thread's part of the candidates
-// (strided_extremes, or whatever the caller knows). Each pass splits the range [low, low +
-// 2^width) that holds the want-th candidate into 256 equal bins (the first range spans the
-// candidates' minimum to maximum, so the bins follow the data, not fixed key bits; so does a kept
-// bin holding most of a pass's words, which is narrowed to its words' extremes), and keeps the bin
-// where the count from the top reaches want, no further than the range's end (digit_range); it
-// stops when that bin holds at most `slack` candidates past the wanted ones (slack 0: the exact
-// want-th). Two barriers per pass: the warps other than warp 0 clear the next histogram while
-// warp 0 scans this one. With kShared > 1 the first kShared CTAs of the cluster (all of them must
-// call it) select together over the union of their buffers, `want` counting over the union:
-// extremes and histograms are combined through distributed shared memory, one cluster barrier per
-// pass, and every CTA derives the same bound. A CTA's histogram is read by the others only
-// between the cluster barrier of its pass and the next pass's barrier, so clearing the other
-// buffer meanwhile is safe. kRankSmallBin (16-bit keys) lets a lone select rank a kept bin of
-// at most kRankedWords words (rank_in_bin): there it holds one key's columns, which take two
-// more passes and a re-range. A 32-bit key's next pass mostly ends the select, and ranking
-// measured no faster there (bench/results/NOTES.md, Change 55). `ranges` may narrow the first
-// range and each kept bin (radix_range.cuh: ColumnRanges splits a bin of one key by its row's
-// columns next).
+// The first pass's histogram, cleared (radix_passes wants a barrier between this and it).
+template <int kThreads>
+DS_DEV void clear_first_hist(RadixScratch& scratch) {
+  for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
+}
+
+// radix_select's passes from the range `all`, which every thread holds (the block's or the
+// shared CTAs' extremes, or a range the caller knows bounds the candidates), once
+// scratch.hist[0] is clear and every thread has passed a barrier since.
 template <int kThreads, int kShared, bool kRankSmallBin = false, class Ranges = PlainRanges>
-DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extremes mine,
+DS_DEV u64 radix_passes(const u64* cand, int count, u32 want, u32 slack, Extremes all,
                         RadixScratch& scratch, Ranges ranges = Ranges{}) {
   static_assert(kThreads >= 64, "the histogram clear needs a warp besides warp 0");
   static_assert(!kRankSmallBin || kShared == 1, "the other CTAs read a shared select's histograms");
-  if (kShared == 1) {
-    for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
-  }
-  const Extremes all = shared_extremes<kThreads, kShared>(mine, scratch);
-  if (kShared > 1) {
-    // Cleared only now, so that a shared select may follow another: the other CTAs read this
-    // CTA's histograms of the earlier one until they reach the barrier above.
-    for (int i = threadIdx.x; i < 256; i += kThreads) scratch.hist[0][i] = 0u;
-    __syncthreads();
-  }
   u64 low = ranges.first_low(all.low);
   // Offsets from low that lie in the current range are <= span (2^width - 1).
   u64 span = all.high - low;
@@ -258,4 +237,38 @@ DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extreme
   }
 }
 
+// Returns a bound such that the candidates c >= bound are the best `want` of cand[0..count)
+// (want < count) and at most `slack` more. `mine` bounds this thread's part of the candidates
+// (strided_extremes, or whatever the caller knows). Each pass splits the range [low, low +
+// 2^width) that holds the want-th candidate into 256 equal bins (the first range spans the
+// candidates' minimum to maximum, so the bins follow the data, not fixed key bits; so does a kept
+// bin holding most of a pass's words, which is narrowed to its words' extremes), and keeps the bin
+// where the count from the top reaches want, no further than the range's end (digit_range); it
+// stops when that bin holds at most `slack` candidates past the wanted ones (slack 0: the exact
+// want-th). Two barriers per pass: the warps other than warp 0 clear the next histogram while
+// warp 0 scans this one. With kShared > 1 the first kShared CTAs of the cluster (all of them must
+// call it) select together over the union of their buffers, `want` counting over the union:
+// extremes and histograms are combined through distributed shared memory, one cluster barrier per
+// pass, and every CTA derives the same bound. A CTA's histogram is read by the others only
+// between the cluster barrier of its pass and the next pass's barrier, so clearing the other
+// buffer meanwhile is safe. kRankSmallBin (16-bit keys) lets a lone select rank a kept bin of
+// at most kRankedWords words (rank_in_bin): there it holds one key's columns, which take two
+// more passes and a re-range. A 32-bit key's next pass mostly ends the select, and ranking
+// measured no faster there (bench/results/NOTES.md, Change 55). `ranges` may narrow the first
+// range and each kept bin (radix_range.cuh: ColumnRanges splits a bin of one key by its row's
+// columns next).
+template <int kThreads, int kShared, bool kRankSmallBin = false, class Ranges = PlainRanges>
+DS_DEV u64 radix_select(const u64* cand, int count, u32 want, u32 slack, Extremes mine,
+                        RadixScratch& scratch, Ranges ranges = Ranges{}) {
+  if (kShared == 1) clear_first_hist<kThreads>(scratch);
+  const Extremes all = shared_extremes<kThreads, kShared>(mine, scratch);
+  if (kShared > 1) {
+    // Cleared only now, so that a shared select may follow another: the other CTAs read this
+    // CTA's histograms of the earlier one until they reach the barrier above.
+    clear_first_hist<kThreads>(scratch);
+    __syncthreads();
+  }
+  return radix_passes<kThreads, kShared, kRankSmallBin>(cand, count, want, slack, all, scratch,
+                                                        ranges);
+}
 }  // namespace ds

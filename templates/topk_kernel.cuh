@@ -500,11 +500,12 @@ struct TopkRow {
   // floor's digit is kept, so the radix select starts from that digit's keys and the number still
   // wanted in it. Started from the buffer's extremes, its first pass split the range above the
   // digit too, and the digit fell into few of its bins (decode-b1 and decode-b8 -11%:
-  // bench/results/NOTES.md, Change 60).
+  // bench/results/NOTES.md, Change 60). Every thread holds that range, so the select needs no
+  // block-wide extremes; its first histogram was cleared before the cluster barrier that
+  // precedes this (select_across_cluster).
   DS_DEV void select_in_floor_bin() {
-    __syncthreads();
     keep_at_or_above(
-        radix_select<kThreads, 1>(cand, count, want_in_floor_bin, 0u, floor_bin, scratch.radix));
+        radix_passes<kThreads, 1>(cand, count, want_in_floor_bin, 0u, floor_bin, scratch.radix));
   }
 
   // Asks L2 for elements [lo, hi) of the aligned view, one 128-byte line per thread at a time.
@@ -1110,6 +1111,7 @@ struct TopkRow {
       for (int i = threadIdx.x; i < count; i += kThreads) destination[i] = cand[i];
     } else {
       count = total;
+      if (kSelectsInFloorBin && shares_known) clear_first_hist<kThreads>(scratch.radix);
     }
     // CTA 0 reads its buffer once every share has landed.
     cluster_sync();
