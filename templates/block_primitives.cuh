@@ -156,6 +156,18 @@ DS_DEV void copy_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
 }
 
+// copy_async_wait<pending>() for a pending count known only once loops unroll, at most kMost.
+template <int kMost>
+DS_DEV void copy_async_wait_most(int pending) {
+  if constexpr (kMost == 0) {
+    copy_async_wait<0>();
+  } else if (pending >= kMost) {
+    copy_async_wait<kMost>();
+  } else {
+    copy_async_wait_most<kMost - 1>(pending);
+  }
+}
+
 // Thread-block clusters: a barrier over every thread of the cluster, this CTA's rank, and the
 // address of the same shared variable in another CTA of the cluster.
 DS_DEV void cluster_sync() {

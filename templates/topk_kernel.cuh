@@ -739,8 +739,15 @@ struct TopkRow {
   DS_DEV void stage_part(int part) {
     const int2 bounds = part_bounds(part);
     Raw* staged = staged_part(part) - bounds.x;
-    for (int v = bounds.x / kVec + int(threadIdx.x); v * kVec < bounds.y; v += kThreads)
+    int copies = 0;
+    for (int v = bounds.x / kVec + int(threadIdx.x); v * kVec < bounds.y; v += kThreads) {
       copy_vector(staged + v * kVec, v);
+      // The digit count reads the first round's vectors as their groups land (for_staged_vectors).
+      if (kDigitFloor && ++copies < kResidentInFlight) copy_async_commit();
+    }
+    if constexpr (kDigitFloor) {
+      for (; copies < kResidentInFlight - 1; ++copies) copy_async_commit();  // empty groups
+    }
     copy_async_commit();
   }
 
@@ -847,18 +854,43 @@ struct TopkRow {
     for (int base = bounds.x / kVec; base * kVec < bounds.y; base += kRoundVectors) {
       uint4 vectors[kResidentInFlight];
       load_round(staged, base, bounds.y, vectors);
-      u32 valid = kRoundBits == 32 ? ~0u : (1u << kRoundBits) - 1u;
-      // Only the rounds at the part's ends hold elements outside it.
-      if (base * kVec < valid_lo || (base + kRoundVectors) * kVec > bounds.y) {
-        valid = 0;
-#pragma unroll
-        for (int bit = 0; bit < kRoundBits; ++bit) {
-          const int e = round_element(base, bit);
-          if (e >= valid_lo && e < bounds.y) valid |= 1u << bit;
-        }
-      }
-      visit(base, vectors, valid);
+      visit(base, vectors, round_valid(base, valid_lo, bounds.y));
     }
+  }
+
+  // Calls visit(vector, valid) for each of this thread's vectors of its staged part in the
+  // order of for_part_rounds, valid holding the bits of the vector's elements that lie in the
+  // row and the part. Vector u of the first round is read once stage_part's group u has landed,
+  // so the first are visited while the others arrive.
+  template <class Visit>
+  DS_DEV void for_staged_vectors(int part, Visit visit) const {
+    const int2 bounds = part_bounds(part);
+    const int valid_lo = max(bounds.x, head);
+    const Raw* staged = staged_part(part) - bounds.x;
+    for (int base = bounds.x / kVec; base * kVec < bounds.y; base += kRoundVectors) {
+      const u32 valid = round_valid(base, valid_lo, bounds.y);
+#pragma unroll
+      for (int u = 0; u < kResidentInFlight; ++u) {
+        copy_async_wait_most<kResidentInFlight - 1>(kResidentInFlight - 1 - u);
+        const int v = base + u * kThreads + int(threadIdx.x);
+        const uint4 vector = v * kVec < bounds.y ? resident_vector(staged, v) : uint4{};
+        visit(vector, (valid >> (u * kVec)) & ((1u << kVec) - 1u));
+      }
+    }
+  }
+
+  // The bits of the round at vector `base` whose elements lie in [valid_lo, hi).
+  DS_DEV u32 round_valid(int base, int valid_lo, int hi) const {
+    // Only the rounds at the part's ends hold elements outside it.
+    if (base * kVec >= valid_lo && (base + kRoundVectors) * kVec <= hi)
+      return kRoundBits == 32 ? ~0u : (1u << kRoundBits) - 1u;
+    u32 valid = 0;
+#pragma unroll
+    for (int bit = 0; bit < kRoundBits; ++bit) {
+      const int e = round_element(base, bit);
+      if (e >= valid_lo && e < hi) valid |= 1u << bit;
+    }
+    return valid;
   }
 
   // Takes the elements of this CTA's part of the row that `take(base, vectors, valid)` marks in
@@ -937,14 +969,13 @@ struct TopkRow {
       // The other CTAs read the first round's histogram until they have its floor.
       if (round > 0) cluster_sync();
       for (int i = threadIdx.x; i < kDigitBins; i += kThreads) hist[i] = 0u;
-      const Raw* staged = resident_staged(part);
       __syncthreads();
       DS_PHASE(1);
-      for_part_rounds(part, staged, [&](int, const uint4(&vectors)[kResidentInFlight], u32 valid) {
+      for_staged_vectors(part, [&](const uint4& vector, u32 valid) {
 #pragma unroll
-        for (int bit = 0; bit < kRoundBits; ++bit) {
-          const u32 offset = round_key(vectors, bit) - floor;
-          if (((valid >> bit) & 1u) != 0u && offset <= span)
+        for (int j = 0; j < kVec; ++j) {
+          const u32 offset = key_of<T>(element_of(vector, j), nan_key, invert) - floor;
+          if (((valid >> j) & 1u) != 0u && offset <= span)
             add_one_shared(hist_at + ((offset >> shift) << 2));
         }
       });
