@@ -326,7 +326,7 @@ TopkArgs host_args(const Problem& problem, const Layout& layout) {
   return args;
 }
 
-GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
+GpuOutput run_on_gpu(const Problem& problem, const Layout& layout, const Launch& launch) {
   const Driver& cuda = driver();
   const DeviceInputs inputs(problem, layout);
   const DeviceOutputs outputs(problem, layout);
@@ -337,7 +337,11 @@ GpuOutput run_on_gpu(const Problem& problem, const Layout& layout) {
   outputs.point(args);
   const std::unique_ptr<Stream> stream = layout.own_stream ? std::make_unique<Stream>() : nullptr;
   const CUstream handle = stream ? stream->get() : nullptr;
-  call_topk(layout.caller, args, handle);
+  if (launch) {
+    launch(args, handle);
+  } else {
+    call_topk(layout.caller, args, handle);
+  }
   check_cuda(cuda.cuStreamSynchronize(handle), "cuStreamSynchronize after topk");
   return outputs.download();
 }

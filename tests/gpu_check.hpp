@@ -77,10 +77,13 @@ class DeviceOutputs {
 // The call's arguments but its device pointers (DeviceInputs and DeviceOutputs point them).
 TopkArgs host_args(const Problem& problem, const Layout& layout);
 
+// How a run launches the call: topk as layout.caller says when empty, else this (on the stream).
+using Launch = std::function<void(const TopkArgs& args, CUstream stream)>;
+
 // Uploads the problem (x shifted by layout.x_shift elements, NaN around it), poisons the outputs
-// and guard bytes before and after each with 0xAB, calls topk and waits for it; a write into a
-// guard before an output throws. Needs a current context.
-GpuOutput run_on_gpu(const Problem& problem, const Layout& layout);
+// and guard bytes before and after each with 0xAB, launches the call and waits for it; a write
+// into a guard before an output throws. Needs a current context.
+GpuOutput run_on_gpu(const Problem& problem, const Layout& layout, const Launch& launch = {});
 
 // Empty when the output is what the reference says (unsorted rows compared as sets) and every
 // byte the call must not write still holds the poison; otherwise the first difference.

@@ -764,27 +764,22 @@ TEST_CASE("gpu: sorted outputs at every sort size and thread count") {
         const std::string label = "sort " + std::to_string(index++);
         CAPTURE(label);
         CAPTURE(describe(spec));
+        CAPTURE(threads);
         const Problem problem = make_problem(spec);
-        const DeviceInputs inputs(problem, spec.layout);
-        const DeviceOutputs outputs(problem, spec.layout);
-        check_cuda(driver().cuCtxSynchronize(), "cuCtxSynchronize");
-        TopkArgs args = host_args(problem, spec.layout);
-        inputs.point(args);
-        outputs.point(args);
         // A lone CTA of `threads`, eight elements a thread per block; one k bucket for every k
         // (eight kernels to compile).
-        KernelSpec kernel = planned_spec(args, nullptr);
-        kernel.k_max = 4096;
-        kernel.cluster = 1;
-        kernel.threads = threads;
-        kernel.block = 8 * threads;
-        kernel.block2 = 1024;
-        kernel.stages = 2;
-        INFO(kernel.to_string());
-        topk_with_spec(args, kernel, nullptr);
-        check_cuda(driver().cuCtxSynchronize(), "cuCtxSynchronize after topk");
-        CHECK(first_mismatch(problem, spec.layout, reference_topk(problem), outputs.download()) ==
-              "");
+        const GpuOutput output =
+            run_on_gpu(problem, spec.layout, [&](const TopkArgs& args, CUstream stream) {
+              KernelSpec kernel = planned_spec(args, stream);
+              kernel.k_max = 4096;
+              kernel.cluster = 1;
+              kernel.threads = threads;
+              kernel.block = 8 * threads;
+              kernel.block2 = 1024;
+              kernel.stages = 2;
+              topk_with_spec(args, kernel, stream);
+            });
+        CHECK(first_mismatch(problem, spec.layout, reference_topk(problem), output) == "");
       }
     }
   }
