@@ -345,10 +345,14 @@ void lone_rows() {
 }
 
 // `phase_times bench-decode-b256`: dsa-decode-b256's ragged rows on the bench's four buffers in
-// turn, normal against relu_ties (1.41x slower in the bench; NOTES.md, twelfth session).
+// turn, normal against relu_ties (1.41x slower in the bench; NOTES.md, twelfth session), then
+// the same kernel on full rows of its longest length, whose CTAs all run the longest rows' path.
 void bench_decode_b256() {
   for (t::Dist dist : {t::Dist::normal, t::Dist::relu_ties}) {
     f32_k2048_lone({"dsa-decode-b256", 256, 32768, 2048, Ends::bench_uniform, dist, 0, 4});
+  }
+  for (t::Dist dist : {t::Dist::normal, t::Dist::ascending}) {
+    f32_k2048_lone({"256 x 32768 full", 256, 32768, 2048, Ends::full, dist, 0, 4});
   }
 }
 
