@@ -190,6 +190,18 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
   }
 }
 
+// A 2-CTA cluster over f32 rows at k <= 512 stages four blocks: cluster_for gives two CTAs a row
+// only where they leave at most one CTA per SM, whose shared memory then holds the buffer and four
+// stages of B = 8192 (at most 214 KB), so the scan keeps three blocks in flight. Measured on the
+// H100 with the tuner's candidates (bench/results/2026-12-03-h200-select/v104): sample-b64 (64 x
+// 129280, k = 512, by value) -4.3..-5.0% on normal, relu_ties and ascending rows; three stages
+// gained a little less. Not taken: k = 2048, whose buffer and four stages pass an SM's shared
+// memory (dsa-decode-b64 at three stages: -2.6%, under the tuner's 3% bar), and k = 1024, 16-bit
+// rows and wider clusters, not measured.
+void four_stages_when_paired(KernelSpec& spec) {
+  if (spec.cluster == 2 && dtype_bytes(spec.dtype) == 4 && spec.k_max <= 512) spec.stages = 4;
+}
+
 }  // namespace
 
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
@@ -218,6 +230,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   buffer_when_scanning(spec, n);
   spec.block = block_for(spec, rows, n, device);
   paired_blocks_when_scanning(spec, rows, n, device);
+  four_stages_when_paired(spec);
   if (device.tuning != nullptr) {
     const ShapeBucket bucket =
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));

@@ -625,6 +625,29 @@ TEST_CASE("plan: a lone CTA scans long 16-bit rows at k <= 1024 two staged block
   }
 }
 
+TEST_CASE("plan: 2-CTA clusters over f32 rows at k <= 512 stage four blocks") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
+  for (DType dtype : kDTypes) {
+    for (int k : {1, 64, 300, 512, 513, 1024, 2048}) {
+      INFO(dtype_name(dtype), " k=", k);
+      const KernelSpec paired = plan_spec(dtype, k, 64, 129280, h200);
+      REQUIRE(paired.cluster == 2);
+      const bool four = dtype == DType::f32 && k <= 512;
+      CHECK(paired.stages == (four ? 4 : 2));
+      CHECK(std::count(planned.begin(), planned.end(), paired.to_string()) == 1);
+      // Its buffer and stages fit one CTA's shared memory (validate), at one CTA per SM.
+      CHECK(validate_rejection(paired).argument == "<accepted>");
+      if (four) {
+        CHECK(render_translation_unit(paired).find("__launch_bounds__(512, 1)") !=
+              std::string::npos);
+      }
+      // Wider clusters keep two stages.
+      CHECK(plan_spec(dtype, k, 32, 129280, h200).stages == 2);
+    }
+  }
+}
+
 TEST_CASE("plan: plan_spec picks the smallest k bucket holding k, for every k in 1..4096") {
   const std::vector<int>& buckets = k_buckets();
   REQUIRE(std::is_sorted(buckets.begin(), buckets.end()));

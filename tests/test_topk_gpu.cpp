@@ -350,6 +350,30 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
   }
 }
 
+// f32 rows that 2-CTA clusters scan through four stages (src/plan.cpp four_stages_when_paired):
+// sample-b64's rows and rows of odd length (most start past a 16-byte boundary), each k bucket
+// that takes them, every distribution, both orders, a misled sample and the sample's threshold in
+// a tie; then sorted by value, as sampling wants them.
+TEST_CASE("gpu: f32 rows that 2-CTA clusters scan through four stages") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (int64_t n : {int64_t{129280}, int64_t{131075}}) {
+    for (int k : {50, 200, 512}) {
+      CaseSpec spec = long_rows(2000 + index, DType::f32, device.sm_count / 2 - 1, k, Dist::normal);
+      spec.n = n;
+      const KernelSpec plan = plan_spec(DType::f32, k, spec.rows, n, device);
+      REQUIRE(plan.cluster == 2);
+      REQUIRE(plan.stages == 4);
+      check_every_distribution_and_sample("2-CTA four stages", spec, 2000, index);
+      spec.order = Order::by_value;
+      spec.seed = 2000 + static_cast<uint64_t>(index);
+      CHECK(check_on_gpu("2-CTA four stages by value " + std::to_string(index++), spec));
+    }
+  }
+}
+
 // The sample's best are NaN: the scan must end with fewer than k and scan again, on one CTA per
 // row and split rows, aligned and unaligned, with row_status off (so ties and NaN at the
 // threshold are settled a whole block at a time).
