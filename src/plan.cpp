@@ -231,7 +231,10 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   spec.block = block_for(spec, rows, n, device);
   paired_blocks_when_scanning(spec, rows, n, device);
   four_stages_when_paired(spec);
-  if (device.tuning != nullptr) {
+  // The tuner times full rows, whose best kernel may lose on rows of other lengths
+  // (bench/results/2026-12-03-h200-select/v104: its choices for dsa-decode-b256 and
+  // dsa-prefill-8k, timed on full rows, ran their ragged rows 22-33% and 4% slower).
+  if (device.tuning != nullptr && full_rows) {
     const ShapeBucket bucket =
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));
     if (const TunedChoice* choice = device.tuning->find(bucket)) spec = choice->apply(spec);

@@ -29,8 +29,9 @@ enum class RowLengths : int { full, bounded };
 
 // The spec for dtype and runtime k (1..4096) over `rows` rows of `n` columns on device: the
 // smallest k bucket holding k, and a cluster of CTAs per row when the rows alone cannot fill
-// the GPU; then the tuning table's choice for the shape's bucket, if it has one; then
-// DEEPSELECT_PLAN_OVERRIDE (which cannot change bounds and epilogue: they are the call's).
+// the GPU; then, for full rows (those that tuning times), the tuning table's choice for the
+// shape's bucket, if it has one; then DEEPSELECT_PLAN_OVERRIDE (which cannot change bounds and
+// epilogue: they are the call's).
 // Decode bounds make the rows' lengths bounded whatever `lengths` says.
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
                      RowBounds bounds = RowBounds::range, Epilogue epilogue = Epilogue::plain,

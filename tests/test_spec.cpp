@@ -789,6 +789,15 @@ TEST_CASE("plan: a tuning table entry for the shape's bucket replaces the defaul
   // Another bucket (more rows) keeps the default.
   CHECK(plan_spec(DType::f32, 2048, 1024, kRowLength, tuned_device) ==
         plan_spec(DType::f32, 2048, 1024, kRowLength, DeviceInfo{kSm90, kH200Sms}));
+  // So do rows that may end sooner than n (begin / end arrays, decode bounds): tuning times full
+  // rows only.
+  const DeviceInfo untuned{kSm90, kH200Sms};
+  CHECK(plan_spec(DType::f32, 2000, 60, 100000, tuned_device, RowBounds::range, Epilogue::plain,
+                  RowLengths::bounded) == plan_spec(DType::f32, 2000, 60, 100000, untuned,
+                                                    RowBounds::range, Epilogue::plain,
+                                                    RowLengths::bounded));
+  CHECK(plan_spec(DType::f32, 2000, 60, 100000, tuned_device, RowBounds::decode) ==
+        plan_spec(DType::f32, 2000, 60, 100000, untuned, RowBounds::decode));
 }
 
 }  // namespace
