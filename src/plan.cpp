@@ -192,12 +192,13 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
 
 // A 2-CTA cluster over f32 rows at k <= 512 stages four blocks: cluster_for gives two CTAs a row
 // only where they leave at most one CTA per SM, whose shared memory then holds the buffer and four
-// stages of B = 8192 (at most 214 KB), so the scan keeps three blocks in flight. Measured on the
-// H100 with the tuner's candidates (bench/results/2026-12-03-h200-select/v104): sample-b64 (64 x
-// 129280, k = 512, by value) -4.3..-5.0% on normal, relu_ties and ascending rows; three stages
-// gained a little less. Not taken: k = 2048, whose buffer and four stages pass an SM's shared
-// memory (dsa-decode-b64 at three stages: -2.6%, under the tuner's 3% bar), and k = 1024, 16-bit
-// rows and wider clusters, not measured.
+// stages of B = 8192 (at most 212 KB), so the scan keeps three blocks in flight. Measured on the
+// H100 (bench/results/2026-12-03-h200-select/v104, the tuner's candidates, and v105): sample-b64
+// (64 x 129280, k = 512, by value) -3.8..-5.5% on normal, relu_ties and ascending rows, 64 x
+// 129280 at k = 50 (by value) and k = 200 -5..-8%; three stages gained a little less. Not taken:
+// k = 2048, whose buffer and four stages pass an SM's shared memory (dsa-decode-b64 at three
+// stages: -2.6%, under the tuner's 3% bar), and k = 1024, 16-bit rows and wider clusters, not
+// measured.
 void four_stages_when_paired(KernelSpec& spec) {
   if (spec.cluster == 2 && dtype_bytes(spec.dtype) == 4 && spec.k_max <= 512) spec.stages = 4;
 }
