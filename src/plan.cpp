@@ -55,7 +55,9 @@ int cluster_for(DType dtype, int k_max, int64_t rows, int64_t n, bool full_rows,
 }
 
 // DEEPSELECT_PLAN_OVERRIDE="B=8192 stages=4": fields that replace the planner's choice in
-// every plan, for measuring candidate specs. Read once per process.
+// every plan, for measuring candidate specs; the fields it does not give keep the planner's (so
+// `cluster=1` on rows the planner gives 2-CTA f32 clusters at k <= 512 keeps their four stages).
+// Read once per process.
 const std::string& plan_override() {
   static const std::string text = [] {
     const char* value = std::getenv("DEEPSELECT_PLAN_OVERRIDE");

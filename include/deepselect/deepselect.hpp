@@ -103,8 +103,9 @@ struct TuneRequest {
 
 // Measures candidate kernels for these shapes on the current context's GPU (with inputs of
 // its own) and stores the winners in this GPU's tuning table under the cache directory; the
-// planner uses the table in processes that start afterwards. Returns one report line per
-// shape. Synchronizes and allocates: call it at setup, not on a serving path.
+// planner uses the table, for calls whose rows are full (tuning times full rows), in processes
+// that start afterwards. Returns one report line per shape. Synchronizes and allocates: call it
+// at setup, not on a serving path.
 std::vector<std::string> tune(const std::vector<TuneRequest>& shapes, double budget_s = 120.0);
 
 // Library version, "MAJOR.MINOR.PATCH".

@@ -203,7 +203,9 @@ void bench(const BenchOptions& o) {
   const DeviceInfo planner_view = device_info(nullptr);
   fmt::print("plan: {}\n",
              planner_view.tuning != nullptr
-                 ? fmt::format("this GPU's tuning table ({} entries)", planner_view.tuning->size())
+                 ? fmt::format("this GPU's tuning table ({} entries; full rows only, ragged "
+                               "shapes keep the defaults)",
+                               planner_view.tuning->size())
                  : std::string("built-in defaults (no tuning table, or "
                                "DEEPSELECT_TUNING_DISABLE=1)"));
   fmt::print("launch: {}\n", o.pdl ? "programmatic dependent (--pdl): each timed call, top-k and "
