@@ -201,11 +201,15 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
 // k = 2048, whose buffer and four stages pass an SM's shared memory (dsa-decode-b64 at three
 // stages: -2.6%, under the tuner's 3% bar), and k = 1024, 16-bit rows and wider clusters, not
 // measured.
-void four_stages_when_paired(KernelSpec& spec) {
+void four_stages_in_two_cta_clusters(KernelSpec& spec) {
   if (spec.cluster == 2 && dtype_bytes(spec.dtype) == 4 && spec.k_max <= 512) spec.stages = 4;
 }
 
 }  // namespace
+
+bool spans_full_rows(RowBounds bounds, RowLengths lengths) {
+  return lengths == RowLengths::full && bounds == RowBounds::range;
+}
 
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
                      RowBounds bounds, Epilogue epilogue, RowLengths lengths) {
@@ -223,7 +227,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
       break;
     }
   }
-  const bool full_rows = lengths == RowLengths::full && bounds == RowBounds::range;
+  const bool full_rows = spans_full_rows(bounds, lengths);
   spec.cluster = cluster_for(dtype, spec.k_max, rows, n, full_rows, device);
   // Small enough for two CTAs per SM (at most ~110 KB of shared memory each), which measured
   // 1.35x faster than one CTA with a larger B2 at k = 2048.
@@ -233,7 +237,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   buffer_when_scanning(spec, n);
   spec.block = block_for(spec, rows, n, device);
   paired_blocks_when_scanning(spec, rows, n, device);
-  four_stages_when_paired(spec);
+  four_stages_in_two_cta_clusters(spec);
   // The tuner times full rows, whose best kernel may lose on rows of other lengths
   // (bench/results/2026-12-03-h200-select/v104: its choices for dsa-decode-b256 and
   // dsa-prefill-8k, timed on full rows, ran their ragged rows 22-33% and 4% slower).

@@ -27,12 +27,16 @@ struct DeviceInfo {
 // decode bounds): the planner splits rows wider where it measured full ones only.
 enum class RowLengths : int { full, bounded };
 
+// Whether a call's rows all span n: `lengths` says so and no decode bounds cut them. The planner
+// takes wide clusters and the tuning table's choices (timed on full rows) only for such rows.
+bool spans_full_rows(RowBounds bounds, RowLengths lengths);
+
 // The spec for dtype and runtime k (1..4096) over `rows` rows of `n` columns on device: the
 // smallest k bucket holding k, and a cluster of CTAs per row when the rows alone cannot fill
 // the GPU; then, for full rows (those that tuning times), the tuning table's choice for the
 // shape's bucket, if it has one; then DEEPSELECT_PLAN_OVERRIDE (which cannot change bounds and
 // epilogue: they are the call's).
-// Decode bounds make the rows' lengths bounded whatever `lengths` says.
+// Decode bounds make the rows' lengths bounded whatever `lengths` says (spans_full_rows).
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
                      RowBounds bounds = RowBounds::range, Epilogue epilogue = Epilogue::plain,
                      RowLengths lengths = RowLengths::full);

@@ -791,13 +791,14 @@ TEST_CASE("plan: a tuning table entry for the shape's bucket replaces the defaul
         plan_spec(DType::f32, 2048, 1024, kRowLength, DeviceInfo{kSm90, kH200Sms}));
   // So do rows that may end sooner than n (begin / end arrays, decode bounds): tuning times full
   // rows only.
+  const auto plan_on = [](const DeviceInfo& device, RowBounds bounds, RowLengths lengths) {
+    return plan_spec(DType::f32, 2000, 60, 100000, device, bounds, Epilogue::plain, lengths);
+  };
   const DeviceInfo untuned{kSm90, kH200Sms};
-  CHECK(plan_spec(DType::f32, 2000, 60, 100000, tuned_device, RowBounds::range, Epilogue::plain,
-                  RowLengths::bounded) == plan_spec(DType::f32, 2000, 60, 100000, untuned,
-                                                    RowBounds::range, Epilogue::plain,
-                                                    RowLengths::bounded));
-  CHECK(plan_spec(DType::f32, 2000, 60, 100000, tuned_device, RowBounds::decode) ==
-        plan_spec(DType::f32, 2000, 60, 100000, untuned, RowBounds::decode));
+  for (const auto& [bounds, lengths] : {std::pair{RowBounds::range, RowLengths::bounded},
+                                        std::pair{RowBounds::decode, RowLengths::full}}) {
+    CHECK(plan_on(tuned_device, bounds, lengths) == plan_on(untuned, bounds, lengths));
+  }
 }
 
 }  // namespace

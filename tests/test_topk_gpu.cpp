@@ -350,10 +350,10 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
   }
 }
 
-// f32 rows that 2-CTA clusters scan through four stages (src/plan.cpp four_stages_when_paired):
-// sample-b64's rows and rows of odd length (most start past a 16-byte boundary), each k bucket
-// that takes them, every distribution, both orders, a misled sample and the sample's threshold in
-// a tie; then sorted by value, as sampling wants them.
+// f32 rows that 2-CTA clusters scan through four stages (src/plan.cpp
+// four_stages_in_two_cta_clusters): sample-b64's rows and rows of odd length (most start past a
+// 16-byte boundary), each k bucket that takes them, every distribution, both orders, a misled
+// sample and the sample's threshold in a tie; then sorted by value, as sampling wants them.
 TEST_CASE("gpu: f32 rows that 2-CTA clusters scan through four stages") {
   DS_REQUIRE_GPU();
   PrimaryContext context;

@@ -25,8 +25,7 @@ struct PrecompileOptions {
   bool list_only = false;
 };
 
-// The specs a tuning table's entries make the planner choose on arch: for full rows only, so not
-// with decode bounds (plan_spec).
+// The specs a tuning table's entries make the planner choose on arch (for full rows only).
 std::vector<KernelSpec> tuned_specs(const std::string& file, Arch arch) {
   std::ifstream stream(file);
   if (!stream) throw ArgumentError("--tuning", fmt::format("cannot read {}", file));
@@ -35,7 +34,7 @@ std::vector<KernelSpec> tuned_specs(const std::string& file, Arch arch) {
   std::vector<KernelSpec> specs;
   for (const auto& [bucket, choice] : TuningTable::from_json(text.str()).entries()) {
     for (const KernelOptions& options : precompiled_options(bucket.dtype, bucket.k_bucket)) {
-      if (options.bounds == RowBounds::decode) continue;
+      if (!spans_full_rows(options.bounds, RowLengths::full)) continue;
       specs.push_back(choice.apply(plan_spec(
           bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2,
           int64_t{1} << bucket.n_log2, DeviceInfo{arch, 1}, options.bounds, options.epilogue)));
