@@ -240,11 +240,15 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   four_stages_in_two_cta_clusters(spec);
   // The tuner times full rows, whose best kernel may lose on rows of other lengths
   // (bench/results/2026-12-03-h200-select/v104: its choices for dsa-decode-b256 and
-  // dsa-prefill-8k, timed on full rows, ran their ragged rows 22-33% and 4% slower).
+  // dsa-prefill-8k, timed on full rows, ran their ragged rows 22-33% and 4% slower). A choice
+  // replaces only the default it beat: after a planner change, a table made before it would
+  // otherwise pin the old plan (v105: sample-b64 at two stages, 5% slower than four).
   if (device.tuning != nullptr && full_rows) {
     const ShapeBucket bucket =
         ShapeBucket::of(dtype, spec.k_max, std::max<int64_t>(rows, 1), std::max<int64_t>(n, 1));
-    if (const TunedChoice* choice = device.tuning->find(bucket)) spec = choice->apply(spec);
+    const TunedChoice* choice = device.tuning->find(bucket);
+    if (choice != nullptr && choice->planned == LaunchShape::of(spec))
+      spec = choice->tuned.apply(spec);
   }
   if (plan_override().empty()) return spec;
   // The override picks a kernel; the call's row bounds and epilogue are not its to change, and

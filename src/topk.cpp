@@ -237,7 +237,7 @@ std::optional<TuningTable> load_tuning_table(int ordinal, Arch arch) {
   TuningTable valid(fingerprint);
   for (const auto& [bucket, choice] : loaded->entries()) {
     try {
-      choice
+      choice.tuned
           .apply(plan_spec(bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2,
                            int64_t{1} << bucket.n_log2, DeviceInfo{arch, 1, nullptr}))
           .validate();

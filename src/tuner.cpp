@@ -332,10 +332,9 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
           result.chosen_spec = spec;
         }
       }
-      const KernelSpec& chosen = result.chosen_spec;
       table.set(
           result.bucket,
-          TunedChoice{chosen.block, chosen.block2, chosen.threads, chosen.cluster, chosen.stages,
+          TunedChoice{LaunchShape::of(result.chosen_spec), LaunchShape::of(result.default_spec),
                       geometric_mean(result.chosen_us), geometric_mean(result.default_us)});
       results.push_back(result);
     }

@@ -29,8 +29,8 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::ordered_json;
 
-// Format 2 added the kernel sources to the fingerprint.
-constexpr int kFormat = 2;
+// Format 2 added the kernel sources to the fingerprint, format 3 each entry's planned default.
+constexpr int kFormat = 3;
 // Buckets reach 2^62 rows or elements, so that 1 << log2 fits an int64_t.
 constexpr int kMaxLog2 = 62;
 // A tuning table holds at most a few hundred entries; a larger file is not one of ours.
@@ -126,30 +126,41 @@ DeviceFingerprint parse_fingerprint(const Fields& fields) {
                            .kernel_sources = fields.text("kernel_sources")};
 }
 
-std::pair<ShapeBucket, TunedChoice> parse_entry(const Fields& fields) {
+LaunchShape parse_launch_shape(const Fields& fields) {
+  return LaunchShape{.block = fields.integer("block", 1),
+                     .block2 = fields.integer("block2", 1),
+                     .threads = fields.integer("threads", 1),
+                     .cluster = fields.integer("cluster", 1),
+                     .stages = fields.integer("stages", 1)};
+}
+
+std::pair<ShapeBucket, TunedChoice> parse_entry(const Fields& fields, const std::string& where) {
   const ShapeBucket bucket{.dtype = fields.dtype("dtype"),
                            .k_bucket = fields.integer("k_bucket", 1),
                            .rows_log2 = fields.integer("rows_log2", 0, kMaxLog2),
                            .n_log2 = fields.integer("n_log2", 0, kMaxLog2)};
-  const TunedChoice choice{.block = fields.integer("block", 1),
-                           .block2 = fields.integer("block2", 1),
-                           .threads = fields.integer("threads", 1),
-                           .cluster = fields.integer("cluster", 1),
-                           .stages = fields.integer("stages", 1),
-                           .tuned_us = fields.micros("tuned_us"),
-                           .default_us = fields.micros("default_us")};
+  const TunedChoice choice{
+      .tuned = parse_launch_shape(fields),
+      .planned = parse_launch_shape(Fields(fields.member("planned"), where + ".planned")),
+      .tuned_us = fields.micros("tuned_us"),
+      .default_us = fields.micros("default_us")};
   return {bucket, choice};
 }
 
 TuningTable parse_document(const Json& root) {
   const Fields fields(root, "");
   const int format = fields.integer("format", 0);
-  if (format != kFormat) corrupt(fmt::format("format {} is not the supported {}", format, kFormat));
+  if (format != kFormat) {
+    corrupt(
+        fmt::format("format {} is not the supported {}{}", format, kFormat,
+                    format < kFormat ? " (an older deepselect's: run deepselect tune again)" : ""));
+  }
   TuningTable table(parse_fingerprint(Fields(fields.member("fingerprint"), "fingerprint")));
   const Json& entries = fields.member("entries");
   if (!entries.is_array()) corrupt("entries is not an array");
   for (size_t i = 0; i < entries.size(); ++i) {
-    const auto [bucket, choice] = parse_entry(Fields(entries[i], fmt::format("entries[{}]", i)));
+    const std::string where = fmt::format("entries[{}]", i);
+    const auto [bucket, choice] = parse_entry(Fields(entries[i], where), where);
     if (table.find(bucket) != nullptr) {
       corrupt(fmt::format("entries[{}] repeats the bucket {}", i, bucket.to_string()));
     }
@@ -210,18 +221,24 @@ Json fingerprint_json(const DeviceFingerprint& fingerprint) {
               {"kernel_sources", fingerprint.kernel_sources}};
 }
 
+Json launch_shape_json(const LaunchShape& shape) {
+  return Json{{"block", shape.block},
+              {"block2", shape.block2},
+              {"threads", shape.threads},
+              {"cluster", shape.cluster},
+              {"stages", shape.stages}};
+}
+
 Json entry_json(const ShapeBucket& bucket, const TunedChoice& choice) {
-  return Json{{"dtype", dtype_name(bucket.dtype)},
-              {"k_bucket", bucket.k_bucket},
-              {"rows_log2", bucket.rows_log2},
-              {"n_log2", bucket.n_log2},
-              {"block", choice.block},
-              {"block2", choice.block2},
-              {"threads", choice.threads},
-              {"cluster", choice.cluster},
-              {"stages", choice.stages},
-              {"tuned_us", choice.tuned_us},
-              {"default_us", choice.default_us}};
+  Json entry{{"dtype", dtype_name(bucket.dtype)},
+             {"k_bucket", bucket.k_bucket},
+             {"rows_log2", bucket.rows_log2},
+             {"n_log2", bucket.n_log2}};
+  entry.update(launch_shape_json(choice.tuned));
+  entry["tuned_us"] = choice.tuned_us;
+  entry["default_us"] = choice.default_us;
+  entry["planned"] = launch_shape_json(choice.planned);
+  return entry;
 }
 
 // ---- Devices and shapes ----
@@ -278,13 +295,17 @@ ShapeBucket ShapeBucket::of(DType dtype, int k_bucket, int64_t rows, int64_t n) 
                      .n_log2 = ceil_log2(n, "n")};
 }
 
-KernelSpec TunedChoice::apply(KernelSpec spec) const {
+KernelSpec LaunchShape::apply(KernelSpec spec) const {
   spec.block = block;
   spec.block2 = block2;
   spec.threads = threads;
   spec.cluster = cluster;
   spec.stages = stages;
   return spec;
+}
+
+LaunchShape LaunchShape::of(const KernelSpec& spec) {
+  return LaunchShape{spec.block, spec.block2, spec.threads, spec.cluster, spec.stages};
 }
 
 TuningTable::TuningTable(DeviceFingerprint fingerprint) : fingerprint_(std::move(fingerprint)) {}

@@ -41,15 +41,26 @@ struct ShapeBucket {
   static ShapeBucket of(DType dtype, int k_bucket, int64_t rows, int64_t n);
 };
 
-// What tuning chose for a bucket: the spec fields it overrides, and what it measured.
-struct TunedChoice {
+// The spec fields tuning chooses among.
+struct LaunchShape {
   int block = 0, block2 = 0, threads = 0, cluster = 0, stages = 0;
+  bool operator==(const LaunchShape&) const = default;
+  // spec with block, block2, threads, cluster, stages replaced.
+  KernelSpec apply(KernelSpec spec) const;
+  static LaunchShape of(const KernelSpec& spec);
+};
+
+// What tuning chose for a bucket, against which default, and what it measured.
+struct TunedChoice {
+  LaunchShape tuned;
+  // The planner's default the tuned shape was timed against. The planner applies the choice only
+  // where it still plans this default: a planner change, or a shape of the bucket the planner
+  // launches otherwise, keeps its own plan rather than a choice measured against another one.
+  LaunchShape planned;
   // The winner's and the planner default's median us per call, same run: geometric means over
   // the distributions tuning times (kTuneDists in tuner.hpp).
   double tuned_us = 0.0;
   double default_us = 0.0;
-  // spec with block, block2, threads, cluster, stages replaced.
-  KernelSpec apply(KernelSpec spec) const;
 };
 
 class TuningTable {
@@ -62,7 +73,8 @@ class TuningTable {
   // Every entry in a stable order (by bucket text).
   std::vector<std::pair<ShapeBucket, TunedChoice>> entries() const;
 
-  // {"format":1,"fingerprint":{...},"entries":[{bucket fields..., choice fields...}]}
+  // {"format":3,"fingerprint":{...},"entries":[{bucket fields..., tuned fields..., times,
+  //  "planned":{block, block2, threads, cluster, stages}}]}
   std::string to_json() const;
   // Throws deepselect::Error naming what is wrong for malformed text, a wrong "format", or bad
   // values (unknown dtype, non-positive sizes, duplicate buckets).

@@ -776,8 +776,11 @@ TEST_CASE("spec list: cache/default.specs lists exactly default_specs(), without
 
 TEST_CASE("plan: a tuning table entry for the shape's bucket replaces the default choice") {
   TuningTable table(DeviceFingerprint{"test gpu", kH200Sms, 9, 0, 13000, version(), "kernels"});
-  const KernelSpec plain = plan_spec(DType::f32, 2048, 64, kRowLength, DeviceInfo{kSm90, kH200Sms});
-  table.set(ShapeBucket::of(DType::f32, 2048, 64, kRowLength), TunedChoice{8192, 4096, 1024, 4, 3});
+  const KernelSpec plain = plan_spec(DType::f32, 2000, 60, 100000, DeviceInfo{kSm90, kH200Sms});
+  const LaunchShape tuned_shape{8192, 4096, 1024, 4, 3};
+  REQUIRE_FALSE(LaunchShape::of(plain) == tuned_shape);
+  table.set(ShapeBucket::of(DType::f32, 2048, 64, kRowLength),
+            TunedChoice{tuned_shape, LaunchShape::of(plain)});
   const DeviceInfo tuned_device{kSm90, kH200Sms, &table};
   const KernelSpec tuned = plan_spec(DType::f32, 2000, 60, 100000, tuned_device);
   CHECK(tuned.block == 8192);
@@ -799,6 +802,33 @@ TEST_CASE("plan: a tuning table entry for the shape's bucket replaces the defaul
                                         std::pair{RowBounds::decode, RowLengths::full}}) {
     CHECK(plan_on(tuned_device, bounds, lengths) == plan_on(untuned, bounds, lengths));
   }
+}
+
+TEST_CASE("plan: a tuning entry timed against another default than today's plan is not applied") {
+  // sample-b64's rows: a table tuned before Change 106 holds two stages, planned and kept, where
+  // the planner now gives four (bench/results/2026-12-03-h200-select/v105: 5% faster).
+  const DeviceInfo untuned{kSm90, kH200Sms};
+  const KernelSpec today = plan_spec(DType::f32, 50, 64, 129280, untuned);
+  REQUIRE(today.stages == 4);
+  LaunchShape before = LaunchShape::of(today);
+  before.stages = 2;
+  TuningTable table(DeviceFingerprint{"test gpu", kH200Sms, 9, 0, 13000, version(), "kernels"});
+  const ShapeBucket bucket = ShapeBucket::of(DType::f32, today.k_max, 64, 129280);
+  table.set(bucket, TunedChoice{before, before});
+  const DeviceInfo tuned_device{kSm90, kH200Sms, &table};
+  CHECK(plan_spec(DType::f32, 50, 64, 129280, tuned_device) == today);
+  // A choice that beat another default is not applied either, nor one that beat today's plan
+  // on another bucket.
+  LaunchShape three_stages = LaunchShape::of(today);
+  three_stages.stages = 3;
+  table.set(bucket, TunedChoice{three_stages, before});
+  CHECK(plan_spec(DType::f32, 50, 64, 129280, tuned_device) == today);
+  table.set(ShapeBucket::of(DType::f32, today.k_max, 32, 129280),
+            TunedChoice{three_stages, LaunchShape::of(today)});
+  CHECK(plan_spec(DType::f32, 50, 64, 129280, tuned_device) == today);
+  // Timed against today's plan, it is.
+  table.set(bucket, TunedChoice{three_stages, LaunchShape::of(today)});
+  CHECK(plan_spec(DType::f32, 50, 64, 129280, tuned_device) == three_stages.apply(today));
 }
 
 }  // namespace

@@ -372,6 +372,15 @@ TEST_CASE("gpu: f32 rows that 2-CTA clusters scan through four stages") {
       CHECK(check_on_gpu("2-CTA four stages by value " + std::to_string(index++), spec));
     }
   }
+  // Past 64 steps a CTA (B = 8192): warp 0 refills the block order's ring of 64 twice while the
+  // four stages are in flight.
+  CaseSpec longest = long_rows(2100, DType::f32, device.sm_count / 2 - 1, 64, Dist::normal);
+  longest.n = 1100003;
+  const KernelSpec plan = plan_spec(DType::f32, longest.k, longest.rows, longest.n, device);
+  REQUIRE(plan.cluster == 2);
+  REQUIRE(plan.stages == 4);
+  REQUIRE(longest.n / 2 > 64 * int64_t{plan.block});
+  check_every_distribution_and_sample("2-CTA four stages, 68 steps a CTA", longest, 2100, index);
 }
 
 // The sample's best are NaN: the scan must end with fewer than k and scan again, on one CTA per
@@ -813,7 +822,7 @@ TEST_CASE("gpu: sorted outputs at every sort size and thread count") {
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
-  std::vector<CaseSpec> cases(12);
+  std::vector<CaseSpec> cases(13);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -894,6 +903,10 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[11].n = 131072;
   cases[11].k = 2048;
   cases[11].dist = Dist::normal;
+  cases[12].rows = 33;  // 2-CTA clusters on 132 SMs, parts past the buffer scanned in four stages
+  cases[12].n = 40000;
+  cases[12].k = 200;
+  cases[12].dist = Dist::normal;
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
     CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i],

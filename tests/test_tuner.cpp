@@ -66,8 +66,8 @@ TEST_CASE("gpu: tune times every distribution and keeps only a choice that beats
   }
   const TunedChoice* stored = table.find(result.bucket);
   REQUIRE(stored != nullptr);
-  CHECK(stored->block == result.chosen_spec.block);
-  CHECK(stored->block2 == result.chosen_spec.block2);
+  CHECK(stored->tuned == LaunchShape::of(result.chosen_spec));
+  CHECK(stored->planned == LaunchShape::of(result.default_spec));
   CHECK(stored->tuned_us == doctest::Approx(geometric_mean(result.chosen_us)));
   CHECK(stored->default_us == doctest::Approx(geometric_mean(result.default_us)));
 }

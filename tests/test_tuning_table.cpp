@@ -38,20 +38,23 @@ DeviceFingerprint sample_fingerprint() {
                            .kernel_sources = "0123456789abcdef"};
 }
 
-// Three entries with distinct values in every field, and times that need all their digits.
+// Three entries with distinct values in every field (tuned and planned shapes alike), and times
+// that need all their digits.
 TuningTable sample_table() {
   TuningTable table(sample_fingerprint());
-  table.set(ShapeBucket{DType::f32, 2048, 10, 17},
-            TunedChoice{8192, 2048, 256, 2, 3, 123.45678901234567, 150.25});
-  table.set(ShapeBucket{DType::bf16, 64, 0, 20}, TunedChoice{4096, 1024, 512, 8, 2, 0.1, 1e-7});
-  table.set(ShapeBucket{DType::f16, 4096, 14, 12},
-            TunedChoice{2048, 4096, 1024, 1, 4, 9876.5, 12345.000000001});
+  table.set(
+      ShapeBucket{DType::f32, 2048, 10, 17},
+      TunedChoice{{8192, 2048, 256, 2, 3}, {16384, 8192, 128, 4, 1}, 123.45678901234567, 150.25});
+  table.set(ShapeBucket{DType::bf16, 64, 0, 20},
+            TunedChoice{{4096, 1024, 512, 8, 2}, {1024, 512, 64, 16, 5}, 0.1, 1e-7});
+  table.set(
+      ShapeBucket{DType::f16, 4096, 14, 12},
+      TunedChoice{{2048, 4096, 1024, 1, 4}, {512, 16384, 384, 32, 6}, 9876.5, 12345.000000001});
   return table;
 }
 
 bool same(const TunedChoice& a, const TunedChoice& b) {
-  return a.block == b.block && a.block2 == b.block2 && a.threads == b.threads &&
-         a.cluster == b.cluster && a.stages == b.stages && a.tuned_us == b.tuned_us &&
+  return a.tuned == b.tuned && a.planned == b.planned && a.tuned_us == b.tuned_us &&
          a.default_us == b.default_us;
 }
 
@@ -116,8 +119,11 @@ std::vector<CorruptCase> corrupt_cases() {
       {"garbage bytes", std::string{'\x7f', 'E', 'L', 'F', '\0', '\xff', '\xfe', '\x01'},
        "malformed JSON"},
       {"not an object", "[1, 2, 3]", "the document is not an object"},
-      {"wrong format number", replaced(good, "\"format\": 2", "\"format\": 1"), "format 1"},
-      {"missing format", replaced(good, "\"format\": 2,", ""), "format is missing"},
+      {"wrong format number", replaced(good, "\"format\": 3", "\"format\": 1"), "format 1"},
+      {"a table from before planned defaults (format 2)",
+       replaced(good, "\"format\": 3", "\"format\": 2"),
+       "format 2 is not the supported 3 (an older deepselect's: run deepselect tune again)"},
+      {"missing format", replaced(good, "\"format\": 3,", ""), "format is missing"},
       {"unknown dtype", replaced(good, "\"dtype\": \"bf16\"", "\"dtype\": \"f64\""),
        "entries[0].dtype is 'f64'"},
       {"negative block", replaced(good, "\"block\": 4096", "\"block\": -1"),
@@ -135,6 +141,16 @@ std::vector<CorruptCase> corrupt_cases() {
       {"string size", replaced(good, "\"k_bucket\": 4096", "\"k_bucket\": \"4096\""),
        "k_bucket is not an integer"},
       {"missing field", replaced(good, "\"n_log2\": 17,", ""), "entries[2].n_log2 is missing"},
+      {"missing planned default",
+       replaced(good, "\"planned\": {\n        \"block\": 1024",
+                "\"x\": {\n        \"block\": 1024"),
+       "entries[0].planned is missing"},
+      {"planned default not an object",
+       replaced(good, "\"planned\": {\n        \"block\": 16384",
+                "\"planned\": 7, \"x\": {\n        \"block\": 16384"),
+       "entries[2].planned is not an object"},
+      {"zero planned stages", replaced(good, "\"stages\": 6", "\"stages\": 0"),
+       "entries[1].planned.stages is 0"},
       {"rows beyond 2^62", replaced(good, "\"rows_log2\": 14", "\"rows_log2\": 63"),
        "rows_log2 is 63"},
       {"fingerprint sm_count", replaced(good, "\"sm_count\": 132", "\"sm_count\": 0"),
@@ -152,7 +168,7 @@ std::vector<CorruptCase> corrupt_cases() {
 TEST_CASE("tuning table: JSON round trip keeps the fingerprint, entries and numbers") {
   const TuningTable table = sample_table();
   const std::string text = table.to_json();
-  CHECK(contains(text, "\"format\": 2"));
+  CHECK(contains(text, "\"format\": 3"));
   CHECK(contains(text, "\"gpu_name\": \"NVIDIA H200\""));
   const TuningTable parsed = TuningTable::from_json(text);
   check_same_table(parsed, table);
@@ -176,7 +192,8 @@ TEST_CASE("tuning table: save and load round trip in a directory") {
   check_same_table(*loaded, table);
 
   // A second save replaces the file.
-  table.set(ShapeBucket{DType::f32, 16, 3, 4}, TunedChoice{1024, 1024, 128, 1, 2, 5.5, 6.5});
+  table.set(ShapeBucket{DType::f32, 16, 3, 4},
+            TunedChoice{{1024, 1024, 128, 1, 2}, {2048, 1024, 256, 1, 2}, 5.5, 6.5});
   table.save(file);
   loaded = TuningTable::load(file, sample_fingerprint(), nullptr);
   REQUIRE(loaded.has_value());
@@ -248,7 +265,8 @@ TEST_CASE("tuning table: a table for another fingerprint loads as nullopt naming
     INFO(other.to_string());
     REQUIRE_FALSE(other == sample_fingerprint());
     TuningTable foreign(other);
-    foreign.set(ShapeBucket{DType::f32, 2048, 10, 17}, TunedChoice{8192, 2048, 256, 2, 3, 1, 2});
+    foreign.set(ShapeBucket{DType::f32, 2048, 10, 17},
+                TunedChoice{{8192, 2048, 256, 2, 3}, {4096, 2048, 256, 2, 2}, 1, 2});
     foreign.save(file);
     std::string warning;
     CHECK_FALSE(TuningTable::load(file, sample_fingerprint(), &warning).has_value());
@@ -337,10 +355,11 @@ TEST_CASE("tuning table: ShapeBucket::of rounds rows and n up to powers of two")
   CHECK_THROWS_AS(ShapeBucket::of(DType::f32, 0, 16, 16), ArgumentError);
 }
 
-TEST_CASE("tuning table: TunedChoice::apply replaces exactly the five fields") {
+TEST_CASE("tuning table: LaunchShape::apply replaces exactly the five fields that of reads") {
   const KernelSpec base = KernelSpec::parse(
       "kind=topk dtype=bf16 k_max=512 B=4096 B2=1024 threads=512 cluster=1 stages=2 arch=sm_100a");
-  const TunedChoice choice{8192, 2048, 256, 4, 3, 10.0, 20.0};
+  CHECK(LaunchShape::of(base) == LaunchShape{4096, 1024, 512, 1, 2});
+  const LaunchShape choice{8192, 2048, 256, 4, 3};
   KernelSpec want = base;
   want.block = 8192;
   want.block2 = 2048;
@@ -351,6 +370,7 @@ TEST_CASE("tuning table: TunedChoice::apply replaces exactly the five fields") {
   CHECK(applied.to_string() == want.to_string());
   CHECK(applied == want);
   CHECK_FALSE(applied == base);
+  CHECK(LaunchShape::of(applied) == choice);
 }
 
 TEST_CASE("tuning table: find, set and entries") {
@@ -359,13 +379,14 @@ TEST_CASE("tuning table: find, set and entries") {
   CHECK(table.find(bucket) == nullptr);
   CHECK(table.size() == 0);
 
-  table.set(bucket, TunedChoice{8192, 2048, 256, 2, 3, 1.5, 2.5});
+  table.set(bucket, TunedChoice{{8192, 2048, 256, 2, 3}, {4096, 2048, 256, 2, 2}, 1.5, 2.5});
   REQUIRE(table.find(bucket) != nullptr);
-  CHECK(table.find(bucket)->block == 8192);
+  CHECK(table.find(bucket)->tuned.block == 8192);
+  CHECK(table.find(bucket)->planned.stages == 2);
   CHECK(table.find(ShapeBucket{DType::f16, 2048, 10, 17}) == nullptr);
   CHECK(table.find(ShapeBucket{DType::f32, 2048, 10, 18}) == nullptr);
 
-  const TunedChoice replacement{1024, 1024, 128, 1, 2, 3.5, 4.5};
+  const TunedChoice replacement{{1024, 1024, 128, 1, 2}, {2048, 1024, 128, 1, 2}, 3.5, 4.5};
   table.set(bucket, replacement);
   CHECK(table.size() == 1);
   REQUIRE(table.find(bucket) != nullptr);

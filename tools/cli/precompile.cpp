@@ -25,7 +25,8 @@ struct PrecompileOptions {
   bool list_only = false;
 };
 
-// The specs a tuning table's entries make the planner choose on arch (for full rows only).
+// The specs a tuning table's entries may make the planner choose on arch: full rows only, each
+// entry's tuned shape (which applies where the planner still plans the default it beat).
 std::vector<KernelSpec> tuned_specs(const std::string& file, Arch arch) {
   std::ifstream stream(file);
   if (!stream) throw ArgumentError("--tuning", fmt::format("cannot read {}", file));
@@ -35,7 +36,7 @@ std::vector<KernelSpec> tuned_specs(const std::string& file, Arch arch) {
   for (const auto& [bucket, choice] : TuningTable::from_json(text.str()).entries()) {
     for (const KernelOptions& options : precompiled_options(bucket.dtype, bucket.k_bucket)) {
       if (!spans_full_rows(options.bounds, RowLengths::full)) continue;
-      specs.push_back(choice.apply(plan_spec(
+      specs.push_back(choice.tuned.apply(plan_spec(
           bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2,
           int64_t{1} << bucket.n_log2, DeviceInfo{arch, 1}, options.bounds, options.epilogue)));
     }
