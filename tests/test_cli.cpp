@@ -15,8 +15,10 @@
 
 #include "cli_runner.hpp"
 #include "compiler.hpp"
+#include "plan.hpp"
 #include "spec.hpp"
 #include "test_support.hpp"
+#include "tuning_table.hpp"
 
 namespace deepselect {
 namespace {
@@ -228,6 +230,44 @@ TEST_CASE("cli: a plan override changes the kernels, never the row bounds or epi
     CHECK(!std::getline(overridden_lines, got));
     CHECK(topk_lines > 0);
   }
+}
+
+TEST_CASE("cli: precompile --tuning adds a table's tuned kernels, for full rows only") {
+  TempDir dir;
+  const EnvChanges env = cli_env(dir.path() / "cache");
+  const std::vector<std::string> list = {"precompile", "--arch", "sm_90a", "--list"};
+  const CliResult defaults = run_cli(list, env);
+  INFO(describe(defaults));
+  REQUIRE(defaults.exit_code == 0);
+  const KernelSpec planned =
+      plan_spec(DType::f32, 2048, 64, 131072, DeviceInfo{Arch::parse("sm_90a"), 132});
+  const LaunchShape tuned{8192, 4096, 1024, 1, 3};
+  REQUIRE_FALSE(LaunchShape::of(planned) == tuned);
+  CHECK_NOTHROW(tuned.apply(planned).validate());
+  const auto list_with = [&](const TunedChoice& choice) {
+    TuningTable table(DeviceFingerprint{"test gpu", 132, 9, 0, 13000, "0.0.0", "kernels"});
+    table.set(ShapeBucket::of(DType::f32, 2048, 64, 131072), choice);
+    std::vector<std::string> args = list;
+    args.push_back("--tuning");
+    args.push_back(write_file(dir.path() / "table.json", table.to_json()).string());
+    const CliResult result = run_cli(args, env);
+    INFO(describe(result));
+    REQUIRE(result.exit_code == 0);
+    return result.out;
+  };
+  // The defaults first, then the table's kernels: the tuned fields on the planner's others.
+  const std::string with_table = list_with({tuned, LaunchShape::of(planned), 1.0, 2.0});
+  REQUIRE(with_table.starts_with(defaults.out));
+  std::istringstream added(with_table.substr(defaults.out.size()));
+  int added_lines = 0;
+  for (std::string line; std::getline(added, line); ++added_lines) {
+    INFO(line);
+    CHECK(contains(line, "dtype=f32 k_max=2048 B=8192 B2=4096 threads=1024 cluster=1 stages=3"));
+    CHECK(contains(line, "bounds=range"));
+  }
+  CHECK(added_lines > 0);
+  // A table whose choice is the planner's default adds nothing.
+  CHECK(list_with({LaunchShape::of(planned), LaunchShape::of(planned), 1.0, 1.0}) == defaults.out);
 }
 
 TEST_CASE("cli: cache list shows the entry, cache clear removes it") {
