@@ -197,12 +197,23 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
 // stages of B = 8192 (at most 212 KB), so the scan keeps three blocks in flight. Measured on the
 // H100 (bench/results/2026-12-03-h200-select/v104, the tuner's candidates, and v105): sample-b64
 // (64 x 129280, k = 512, by value) -3.8..-5.5% on normal, relu_ties and ascending rows, 64 x
-// 129280 at k = 50 (by value) and k = 200 -5..-8%; three stages gained a little less. Not taken:
-// k = 2048, whose buffer and four stages pass an SM's shared memory (dsa-decode-b64 at three
-// stages: -2.6%, under the tuner's 3% bar), and k = 1024, 16-bit rows and wider clusters, not
-// measured.
-void four_stages_in_two_cta_clusters(KernelSpec& spec) {
-  if (spec.cluster == 2 && dtype_bytes(spec.dtype) == 4 && spec.k_max <= 512) spec.stages = 4;
+// 129280 at k = 50 (by value) and k = 200 -5..-8%; three stages gained a little less.
+// At k = 1024 and 2048 (whose buffer leaves room for three stages, not four) the third stage
+// pays only where the clusters stream over more than two thirds of the SMs at once, and on
+// full rows. Measured on the H100 (v106-v109, three stages against two on 131,072 f32 columns):
+// 48 / 56 / 64 rows at k = 1024 -3.3 / -4.8 / -5.0% (ascending -3.5 / -4.2 / -4.5%), at k = 2048
+// -0.2 / -2.5 / -2.1% (ascending -1.1 / -0.7 / -1.6%), dsa-decode-b64 -2.3..-2.9%; but 33 / 40
+// rows (66 / 80 CTAs) at k = 2048 +1.9 / +1.5% (ascending +3.3 / +1.9%) and 64 ragged rows
+// (lengths 1..n) at k = 2048 +1.5%, ascending +2.4%. 16-bit rows: not measured past k = 1024's
+// 64 rows (within 1%).
+void deeper_stages_in_two_cta_clusters(KernelSpec& spec, int64_t rows, bool full_rows,
+                                       const DeviceInfo& device) {
+  if (spec.cluster != 2 || dtype_bytes(spec.dtype) != 4) return;
+  if (spec.k_max <= 512) {
+    spec.stages = 4;
+  } else if (spec.k_max <= 2048 && full_rows && rows * 3 > device.sm_count) {
+    spec.stages = 3;
+  }
 }
 
 }  // namespace
@@ -237,7 +248,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   buffer_when_scanning(spec, n);
   spec.block = block_for(spec, rows, n, device);
   paired_blocks_when_scanning(spec, rows, n, device);
-  four_stages_in_two_cta_clusters(spec);
+  deeper_stages_in_two_cta_clusters(spec, rows, full_rows, device);
   // The tuner times full rows, whose best kernel may lose on rows of other lengths
   // (bench/results/2026-12-03-h200-select/v104: its choices for dsa-decode-b256 and
   // dsa-prefill-8k, timed on full rows, ran their ragged rows 22-33% and 4% slower). A choice
@@ -275,8 +286,9 @@ std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
 
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
-  // Row counts 16, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2, 4, 8 and 16
-  // (8 at k buckets above kLargestWideClusterK; 16 at 2 rows too where they are full f32 rows:
+  // Row counts 16, 12, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2 (over three
+  // quarters of the SMs, and half: deeper_stages_in_two_cta_clusters), 4, 8 and 16 (8 at k
+  // buckets above kLargestWideClusterK; 16 at 2 rows too where they are full f32 rows:
   // wide_f32_rows, so both lengths), and more rows than fit two CTAs per SM the lone CTAs that
   // block_for keeps at B = 4096 and paired_blocks_when_scanning at two stages; long, short and
   // medium rows (the 512-thread buffer's length) give a lone CTA's kernels: scanning at 256
@@ -287,6 +299,7 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   constexpr int64_t kShortRow = 1;
   std::vector<int> row_counts = {2 * device.sm_count + 1};
   for (int rows = kMaxCluster; rows >= 1; rows /= 2) row_counts.push_back(rows);
+  row_counts.insert(row_counts.begin() + 2, kMaxCluster * 3 / 4);
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (const KernelOptions& options : precompiled_options(dtype, bucket)) {

@@ -89,8 +89,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   // plus f32 scanning at k = 1024 with the smaller B2 and 16-bit scanning at k = 2048 with the
   // larger (bf16's four indexer variants, f16's one), and f32 scanning at B = 8192 in the 4
   // buckets below 2048 and 2048's four indexer variants, and 16-bit scanning with four stages in
-  // the 4 buckets below 2048.
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8) + 2);
+  // the 4 buckets below 2048, and f32 2-CTA clusters at three stages at k = 1024 and in 2048's
+  // two full-row variants.
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 3) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -625,7 +626,7 @@ TEST_CASE("plan: a lone CTA scans long 16-bit rows at k <= 1024 two staged block
   }
 }
 
-TEST_CASE("plan: 2-CTA clusters over f32 rows at k <= 512 stage four blocks") {
+TEST_CASE("plan: 2-CTA clusters over f32 rows stage four blocks at k <= 512, three at k <= 2048") {
   const DeviceInfo h200{kSm90, kH200Sms};
   const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
   for (DType dtype : kDTypes) {
@@ -633,8 +634,9 @@ TEST_CASE("plan: 2-CTA clusters over f32 rows at k <= 512 stage four blocks") {
       INFO(dtype_name(dtype), " k=", k);
       const KernelSpec paired = plan_spec(dtype, k, 64, 129280, h200);
       REQUIRE(paired.cluster == 2);
-      const bool four = dtype == DType::f32 && k <= 512;
-      CHECK(paired.stages == (four ? 4 : 2));
+      const bool f32 = dtype == DType::f32;
+      const bool four = f32 && k <= 512;
+      CHECK(paired.stages == (four ? 4 : f32 ? 3 : 2));
       CHECK(std::count(planned.begin(), planned.end(), paired.to_string()) == 1);
       // Its buffer and stages fit one CTA's shared memory (validate), at one CTA per SM.
       CHECK(validate_rejection(paired).argument == "<accepted>");
@@ -644,6 +646,20 @@ TEST_CASE("plan: 2-CTA clusters over f32 rows at k <= 512 stage four blocks") {
       }
       // Wider clusters keep two stages.
       CHECK(plan_spec(dtype, k, 32, 129280, h200).stages == 2);
+      // Above k = 512 the third stage is for full rows whose clusters take more than two thirds
+      // of the SMs: 40 rows (80 CTAs of 132), rows that may end sooner, and decode bounds keep two.
+      const KernelSpec fewer = plan_spec(dtype, k, 40, 129280, h200);
+      REQUIRE(fewer.cluster == 2);
+      CHECK(fewer.stages == (four ? 4 : 2));
+      CHECK(plan_spec(dtype, k, 44, 129280, h200).stages == (four ? 4 : 2));
+      CHECK(plan_spec(dtype, k, 45, 129280, h200).stages == (four ? 4 : f32 ? 3 : 2));
+      for (const auto& [bounds, lengths] : {std::pair{RowBounds::range, RowLengths::bounded},
+                                            std::pair{RowBounds::decode, RowLengths::full}}) {
+        const KernelSpec ragged =
+            plan_spec(dtype, k, 64, 129280, h200, bounds, Epilogue::plain, lengths);
+        REQUIRE(ragged.cluster == 2);
+        CHECK(ragged.stages == (four ? 4 : 2));
+      }
     }
   }
 }
@@ -713,10 +729,15 @@ TEST_CASE("plan: planner and default spec lists") {
         const size_t kernels =
             (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0) + (two_per_sm ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
+        // f32 2-CTA clusters at three stages, over full rows only.
+        if (dtype == DType::f32 && (bucket == 1024 || bucket == 2048)) {
+          for (const KernelOptions& options : precompiled_options(dtype, bucket))
+            expected += spans_full_rows(options.bounds, RowLengths::full) ? 1 : 0;
+        }
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 3);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

@@ -350,37 +350,41 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
   }
 }
 
-// f32 rows that 2-CTA clusters scan through four stages (src/plan.cpp
-// four_stages_in_two_cta_clusters): sample-b64's rows and rows of odd length (most start past a
+// f32 rows that 2-CTA clusters scan through four stages at k <= 512 and three above (src/plan.cpp
+// deeper_stages_in_two_cta_clusters): sample-b64's rows and rows of odd length (most start past a
 // 16-byte boundary), each k bucket that takes them, every distribution, both orders, a misled
 // sample and the sample's threshold in a tie; then sorted by value, as sampling wants them.
-TEST_CASE("gpu: f32 rows that 2-CTA clusters scan through four stages") {
+TEST_CASE("gpu: f32 rows that 2-CTA clusters scan through three or four stages") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
   const DeviceInfo device = device_info(nullptr);
+  const auto stages_for = [](int k) { return k <= 512 ? 4 : 3; };
   int index = 0;
   for (int64_t n : {int64_t{129280}, int64_t{131075}}) {
-    for (int k : {50, 200, 512}) {
+    for (int k : {50, 200, 512, 1024, 2048}) {
       CaseSpec spec = long_rows(2000 + index, DType::f32, device.sm_count / 2 - 1, k, Dist::normal);
       spec.n = n;
       const KernelSpec plan = plan_spec(DType::f32, k, spec.rows, n, device);
       REQUIRE(plan.cluster == 2);
-      REQUIRE(plan.stages == 4);
-      check_every_distribution_and_sample("2-CTA four stages", spec, 2000, index);
+      REQUIRE(plan.stages == stages_for(k));
+      check_every_distribution_and_sample("2-CTA deeper stages", spec, 2000, index);
       spec.order = Order::by_value;
       spec.seed = 2000 + static_cast<uint64_t>(index);
-      CHECK(check_on_gpu("2-CTA four stages by value " + std::to_string(index++), spec));
+      CHECK(check_on_gpu("2-CTA deeper stages by value " + std::to_string(index++), spec));
     }
   }
-  // Past 64 steps a CTA (B = 8192): warp 0 refills the block order's ring of 64 twice while the
-  // four stages are in flight.
-  CaseSpec longest = long_rows(2100, DType::f32, device.sm_count / 2 - 1, 64, Dist::normal);
-  longest.n = 1100003;
-  const KernelSpec plan = plan_spec(DType::f32, longest.k, longest.rows, longest.n, device);
-  REQUIRE(plan.cluster == 2);
-  REQUIRE(plan.stages == 4);
-  REQUIRE(longest.n / 2 > 64 * int64_t{plan.block});
-  check_every_distribution_and_sample("2-CTA four stages, 68 steps a CTA", longest, 2100, index);
+  // Past 64 steps a CTA (B = 8192): warp 0 refills the block order's ring of 64 twice while
+  // three or four stages are in flight.
+  for (int k : {64, 1024}) {
+    CaseSpec longest = long_rows(2200, DType::f32, device.sm_count / 2 - 1, k, Dist::normal);
+    longest.n = 1100003;
+    const KernelSpec plan = plan_spec(DType::f32, k, longest.rows, longest.n, device);
+    REQUIRE(plan.cluster == 2);
+    REQUIRE(plan.stages == stages_for(k));
+    REQUIRE(longest.n / 2 > 64 * int64_t{plan.block});
+    check_every_distribution_and_sample("2-CTA deeper stages, 68 steps a CTA", longest, 2200,
+                                        index);
+  }
 }
 
 // The sample's best are NaN: the scan must end with fewer than k and scan again, on one CTA per
@@ -822,7 +826,7 @@ TEST_CASE("gpu: sorted outputs at every sort size and thread count") {
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
-  std::vector<CaseSpec> cases(13);
+  std::vector<CaseSpec> cases(14);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -907,6 +911,10 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[12].n = 40000;
   cases[12].k = 200;
   cases[12].dist = Dist::normal;
+  cases[13].rows = 50;  // the same at k = 1024 over three quarters of the SMs: three stages
+  cases[13].n = 40000;
+  cases[13].k = 1000;
+  cases[13].dist = Dist::ascending;
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
     CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i],
