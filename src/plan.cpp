@@ -56,7 +56,7 @@ int cluster_for(DType dtype, int k_max, int64_t rows, int64_t n, bool full_rows,
 
 // DEEPSELECT_PLAN_OVERRIDE="B=8192 stages=4": fields that replace the planner's choice in
 // every plan, for measuring candidate specs; the fields it does not give keep the planner's (so
-// `cluster=1` on rows the planner gives 2-CTA f32 clusters at k <= 512 keeps their four stages).
+// `cluster=1` on rows the planner gives 2-CTA f32 clusters keeps their three or four stages).
 // Read once per process.
 const std::string& plan_override() {
   static const std::string text = [] {
@@ -198,14 +198,14 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
 // H100 (bench/results/2026-12-03-h200-select/v104, the tuner's candidates, and v105): sample-b64
 // (64 x 129280, k = 512, by value) -3.8..-5.5% on normal, relu_ties and ascending rows, 64 x
 // 129280 at k = 50 (by value) and k = 200 -5..-8%; three stages gained a little less.
-// At k = 1024 and 2048 (whose buffer leaves room for three stages, not four) the third stage
-// pays only where the clusters stream over more than two thirds of the SMs at once, and on
-// full rows. Measured on the H100 (v106-v109, three stages against two on 131,072 f32 columns):
-// 48 / 56 / 64 rows at k = 1024 -3.3 / -4.8 / -5.0% (ascending -3.5 / -4.2 / -4.5%), at k = 2048
-// -0.2 / -2.5 / -2.1% (ascending -1.1 / -0.7 / -1.6%), dsa-decode-b64 -2.3..-2.9%; but 33 / 40
-// rows (66 / 80 CTAs) at k = 2048 +1.9 / +1.5% (ascending +3.3 / +1.9%) and 64 ragged rows
-// (lengths 1..n) at k = 2048 +1.5%, ascending +2.4%. 16-bit rows: not measured past k = 1024's
-// 64 rows (within 1%).
+// At k = 1024 and 2048 (four stages pass an SM's shared memory at k = 2048; at k = 1024 they fit
+// but were not measured) the third stage pays only where the clusters stream over more than two
+// thirds of the SMs at once, and on full rows. Measured on the H100 (v106-v109, three stages
+// against two on 131,072 f32 columns): 48 / 56 / 64 rows at k = 1024 -3.3 / -4.8 / -5.0% (ascending
+// -3.5 / -4.2 / -4.5%), at k = 2048 -0.2 / -2.5 / -2.1% (ascending -1.1 / -0.7 / -1.6%),
+// dsa-decode-b64 -2.3..-2.9%; but 33 / 40 rows (66 / 80 CTAs) at k = 2048 +1.9 / +1.5% (ascending
+// +3.3 / +1.9%) and 64 ragged rows (lengths 1..n) at k = 2048 +1.5%, ascending +2.4%. 16-bit rows:
+// not measured past k = 1024's 64 rows (within 1%).
 void deeper_stages_in_two_cta_clusters(KernelSpec& spec, int64_t rows, bool full_rows,
                                        const DeviceInfo& device) {
   if (spec.cluster != 2 || dtype_bytes(spec.dtype) != 4) return;

@@ -821,7 +821,12 @@ TEST_CASE("plan: a tuning table entry for the shape's bucket replaces the defaul
   const DeviceInfo untuned{kSm90, kH200Sms};
   for (const auto& [bounds, lengths] : {std::pair{RowBounds::range, RowLengths::bounded},
                                         std::pair{RowBounds::decode, RowLengths::full}}) {
-    CHECK(plan_on(tuned_device, bounds, lengths) == plan_on(untuned, bounds, lengths));
+    // Timed against these rows' own default, so that only the full-rows rule keeps it off.
+    TuningTable own_default = table;
+    own_default.set(ShapeBucket::of(DType::f32, 2048, 64, kRowLength),
+                    TunedChoice{tuned_shape, LaunchShape::of(plan_on(untuned, bounds, lengths))});
+    CHECK(plan_on(DeviceInfo{kSm90, kH200Sms, &own_default}, bounds, lengths) ==
+          plan_on(untuned, bounds, lengths));
   }
 }
 
@@ -844,9 +849,10 @@ TEST_CASE("plan: a tuning entry timed against another default than today's plan 
   three_stages.stages = 3;
   table.set(bucket, TunedChoice{three_stages, before});
   CHECK(plan_spec(DType::f32, 50, 64, 129280, tuned_device) == today);
-  table.set(ShapeBucket::of(DType::f32, today.k_max, 32, 129280),
-            TunedChoice{three_stages, LaunchShape::of(today)});
-  CHECK(plan_spec(DType::f32, 50, 64, 129280, tuned_device) == today);
+  TuningTable other_bucket(table.fingerprint());
+  other_bucket.set(ShapeBucket::of(DType::f32, today.k_max, 32, 129280),
+                   TunedChoice{three_stages, LaunchShape::of(today)});
+  CHECK(plan_spec(DType::f32, 50, 64, 129280, DeviceInfo{kSm90, kH200Sms, &other_bucket}) == today);
   // Timed against today's plan, it is.
   table.set(bucket, TunedChoice{three_stages, LaunchShape::of(today)});
   CHECK(plan_spec(DType::f32, 50, 64, 129280, tuned_device) == three_stages.apply(today));

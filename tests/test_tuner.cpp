@@ -7,7 +7,9 @@
 
 #include "data_gen.hpp"
 #include "device_buffer.hpp"
+#include "plan.hpp"
 #include "test_support.hpp"
+#include "topk_internal.hpp"
 #include "tuner.hpp"
 
 namespace deepselect {
@@ -68,6 +70,9 @@ TEST_CASE("gpu: tune times every distribution and keeps only a choice that beats
   REQUIRE(stored != nullptr);
   CHECK(stored->tuned == LaunchShape::of(result.chosen_spec));
   CHECK(stored->planned == LaunchShape::of(result.default_spec));
+  DeviceInfo untuned = device_info(nullptr);
+  untuned.tuning = nullptr;
+  CHECK(result.default_spec == plan_spec(shape.dtype, shape.k, shape.rows, shape.n, untuned));
   CHECK(stored->tuned_us == doctest::Approx(geometric_mean(result.chosen_us)));
   CHECK(stored->default_us == doctest::Approx(geometric_mean(result.default_us)));
 }
