@@ -297,9 +297,9 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   constexpr int64_t kShortRow = 1;
-  std::vector<int> row_counts = {2 * device.sm_count + 1};
-  for (int rows = kMaxCluster; rows >= 1; rows /= 2) row_counts.push_back(rows);
-  row_counts.insert(row_counts.begin() + 2, kMaxCluster * 3 / 4);
+  const std::vector<int> row_counts = {
+      2 * device.sm_count + 1, kMaxCluster,     kMaxCluster * 3 / 4, kMaxCluster / 2,
+      kMaxCluster / 4,         kMaxCluster / 8, kMaxCluster / 16};
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (const KernelOptions& options : precompiled_options(dtype, bucket)) {

@@ -58,6 +58,9 @@ class Fields {
     }
   }
 
+  // The member `name`, an object, read through Fields that name it by its path.
+  Fields object(std::string_view name) const { return Fields(member(name), path(name)); }
+
   const Json& member(std::string_view name) const {
     const auto it = object_.find(name);
     if (it == object_.end()) corrupt(fmt::format("{} is missing", path(name)));
@@ -134,16 +137,15 @@ LaunchShape parse_launch_shape(const Fields& fields) {
                      .stages = fields.integer("stages", 1)};
 }
 
-std::pair<ShapeBucket, TunedChoice> parse_entry(const Fields& fields, const std::string& where) {
+std::pair<ShapeBucket, TunedChoice> parse_entry(const Fields& fields) {
   const ShapeBucket bucket{.dtype = fields.dtype("dtype"),
                            .k_bucket = fields.integer("k_bucket", 1),
                            .rows_log2 = fields.integer("rows_log2", 0, kMaxLog2),
                            .n_log2 = fields.integer("n_log2", 0, kMaxLog2)};
-  const TunedChoice choice{
-      .tuned = parse_launch_shape(fields),
-      .planned = parse_launch_shape(Fields(fields.member("planned"), where + ".planned")),
-      .tuned_us = fields.micros("tuned_us"),
-      .default_us = fields.micros("default_us")};
+  const TunedChoice choice{.tuned = parse_launch_shape(fields),
+                           .planned = parse_launch_shape(fields.object("planned")),
+                           .tuned_us = fields.micros("tuned_us"),
+                           .default_us = fields.micros("default_us")};
   return {bucket, choice};
 }
 
@@ -155,12 +157,11 @@ TuningTable parse_document(const Json& root) {
         fmt::format("format {} is not the supported {}{}", format, kFormat,
                     format < kFormat ? " (an older deepselect's: run deepselect tune again)" : ""));
   }
-  TuningTable table(parse_fingerprint(Fields(fields.member("fingerprint"), "fingerprint")));
+  TuningTable table(parse_fingerprint(fields.object("fingerprint")));
   const Json& entries = fields.member("entries");
   if (!entries.is_array()) corrupt("entries is not an array");
   for (size_t i = 0; i < entries.size(); ++i) {
-    const std::string where = fmt::format("entries[{}]", i);
-    const auto [bucket, choice] = parse_entry(Fields(entries[i], where), where);
+    const auto [bucket, choice] = parse_entry(Fields(entries[i], fmt::format("entries[{}]", i)));
     if (table.find(bucket) != nullptr) {
       corrupt(fmt::format("entries[{}] repeats the bucket {}", i, bucket.to_string()));
     }
