@@ -19,9 +19,9 @@ namespace {
 constexpr int kLargestWideClusterK = 2048;
 
 // Full f32 rows of more than 65,536 columns that 16-CTA clusters split over at most all the SMs
-// (topk() plans 8-CTA clusters again where the GPU's layout holds fewer at once: eight rows ran
-// in two waves on the H200, +75%): halving each CTA's part of the row (more than 8,192 columns on
-// 8 CTAs) saves more than the wider gather costs, which for 16-bit rows, half the bytes a part,
+// (topk() plans smaller clusters again where the GPU's layout holds fewer at once: eight rows
+// ran in two waves on the H200, +75%): halving each CTA's part of the row (more than 8,192 columns
+// on 8 CTAs) saves more than the wider gather costs, which for 16-bit rows, half the bytes a part,
 // it does not. Measured on the H200 against 8-CTA clusters
 // (bench/results/2026-12-03-h200-select/v73-v75): 5 / 6 / 7 x 131072 k = 2048 12.8-13.0 ->
 // 11.1-11.3 us (-13%, relu_ties -13%, ascending -34%); 6 x 131072 k = 512 / 1024 -13..-15%
@@ -43,12 +43,15 @@ bool wide_f32_rows(DType dtype, int64_t rows, int64_t n, bool full_rows, const D
 // 16.9 / 16.1 / 17.4 (bench/results/2026-12-02-h200-cluster16); at k = 2048, since the peers
 // store their candidates into CTA 0, 1 / 2 / 4 rows 13.83 / 14.16 / 14.39 -> 13.39 / 13.76 /
 // 14.06 us (bench/results/2026-12-03-h200-select/v10); 8 rows of 65536 lost, 13.05 -> 21.48.
-// Full f32 rows of more than 65,536 columns take them on up to all the SMs (wide_f32_rows).
+// Full f32 rows of more than 65,536 columns take them on up to all the SMs (wide_f32_rows). No
+// cluster takes more CTAs than device.largest_cluster, which topk() lowers where the GPU cannot
+// hold a call's clusters at once.
 int cluster_for(DType dtype, int k_max, int64_t rows, int64_t n, bool full_rows,
                 const DeviceInfo& device) {
+  const int largest_portable = std::min(kMaxPortableCluster, device.largest_cluster);
   int cluster = 1;
-  while (cluster < kMaxPortableCluster && rows * cluster * 2 < device.sm_count) cluster *= 2;
-  const bool wide = device.wide_clusters && k_max <= kLargestWideClusterK &&
+  while (cluster < largest_portable && rows * cluster * 2 < device.sm_count) cluster *= 2;
+  const bool wide = device.largest_cluster >= kMaxCluster && k_max <= kLargestWideClusterK &&
                     (rows * kMaxCluster * 2 <= device.sm_count ||
                      wide_f32_rows(dtype, rows, n, full_rows, device));
   return cluster == kMaxPortableCluster && wide ? kMaxCluster : cluster;

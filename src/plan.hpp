@@ -18,9 +18,9 @@ struct DeviceInfo {
   Arch arch;
   int sm_count = 132;
   const TuningTable* tuning = nullptr;  // this GPU's tuning table, if one was measured
-  // Whether the planner may split a row over more than kMaxPortableCluster CTAs; topk() plans
-  // again without when the GPU cannot hold the call's clusters at once.
-  bool wide_clusters = true;
+  // The most CTAs the planner may split a row over: topk() plans again with half as many while
+  // the GPU cannot hold all of a call's clusters at once.
+  int largest_cluster = kMaxCluster;
 };
 
 // Whether every row of a call spans its n columns, or some may end sooner (begin / end arrays,

@@ -85,8 +85,8 @@ LoadedKernel KernelRegistry::load(const KernelSpec& spec, CUcontext context) {
     check_cuda(cu.cuFuncSetAttribute(kernel.function,
                                      CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1),
                "cuFuncSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)");
-    kernel.resident_clusters = resident_clusters(kernel.function, spec);
   }
+  if (spec.cluster > 1) kernel.resident_clusters = resident_clusters(kernel.function, spec);
   return kernel;
 }
 

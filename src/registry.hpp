@@ -20,13 +20,14 @@ struct LoadedKernel {
   CUmodule module = nullptr;
   CUfunction function = nullptr;
   CubinOrigin origin = CubinOrigin::compiled;
-  // For clusters above kMaxPortableCluster CTAs: how many of them the GPU holds at once
+  // For clusters of two or more CTAs: how many of them the GPU holds at once
   // (cuOccupancyMaxActiveClusters), which the GPU's layout sets (a cluster's CTAs share a GPC).
   int resident_clusters = 0;
 
-  // Whether `clusters` clusters of this kernel run at once (always so for portable sizes).
+  // Whether `clusters` clusters of this kernel run at once (always so for lone CTAs: a call's
+  // rows take as many waves as they need).
   bool holds_at_once(int64_t clusters) const {
-    return spec.cluster <= kMaxPortableCluster || clusters <= resident_clusters;
+    return spec.cluster == 1 || clusters <= resident_clusters;
   }
 };
 

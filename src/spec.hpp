@@ -28,8 +28,8 @@ struct Arch {
   static Arch of_compute_capability(int major, int minor);
 };
 
-// The most CTAs a cluster takes without the non-portable cluster size attribute; larger clusters
-// (16) also need that the GPU hold them at once (LoadedKernel::resident_clusters).
+// The most CTAs a cluster takes without the non-portable cluster size attribute (which larger
+// clusters, 16, need).
 constexpr int kMaxPortableCluster = 8;
 
 struct KernelSpec {

@@ -330,20 +330,27 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const LoadedKernel& 
   launch(kernel, config, &params);
 }
 
-// The planner's kernel, without clusters wider than kMaxPortableCluster where the GPU cannot
-// hold the call's clusters at once (a cluster's CTAs share one GPC: how many wide ones fit depends
-// on the GPU's layout, which only the driver knows, once the kernel is loaded).
-const LoadedKernel& planned_kernel(const TopkArgs& a, CUcontext context) {
-  DeviceInfo device = current_device_info();
-  auto kernel_on = [&](const DeviceInfo& planned_device) -> const LoadedKernel& {
-    return KernelRegistry::global().get(plan_spec(a.dtype, a.k, a.rows, a.n, planned_device,
-                                                  bounds_of(a), epilogue_of(a), lengths_of(a)),
-                                        context);
+// The planner's kernel for a on device, planned again with clusters of half as many CTAs while the
+// GPU cannot hold all of the call's clusters at once: a cluster's CTAs share one GPC, so how many
+// fit depends on the GPU's layout, which only the driver knows, once the kernel is loaded. The
+// clusters that do not fit would run in a second wave. The H100's 132 SMs held 15 clusters of 8
+// CTAs and 30 of 4 (bench/results/2026-12-03-h200-select/v112-v113): 16 rows of 131,072 f32 at
+// k = 512 / 2048 took 22.5 / 23.3 us in 8-CTA clusters and 15.1 / 16.4 in 4-CTA ones (ascending
+// 34.5 -> 16.5 at k = 2048); 31 and 32 rows 25.5-27.4 us in 4-CTA clusters and 18.9-20.7 in 2-CTA
+// ones; bf16 -23..-25%. A cluster the override or the tuning table sets above the limit stays:
+// they are measured choices.
+const LoadedKernel& kernel_at_once(const TopkArgs& a, DeviceInfo device, CUcontext context) {
+  const auto kernel_on = [&]() -> const LoadedKernel& {
+    return KernelRegistry::global().get(
+        plan_spec(a.dtype, a.k, a.rows, a.n, device, bounds_of(a), epilogue_of(a), lengths_of(a)),
+        context);
   };
-  const LoadedKernel& kernel = kernel_on(device);
-  if (kernel.holds_at_once(a.rows)) return kernel;
-  device.wide_clusters = false;
-  return kernel_on(device);
+  const LoadedKernel* kernel = &kernel_on();
+  while (!kernel->holds_at_once(a.rows) && kernel->spec.cluster <= device.largest_cluster) {
+    device.largest_cluster = kernel->spec.cluster / 2;
+    kernel = &kernel_on();
+  }
+  return *kernel;
 }
 
 }  // namespace
@@ -352,7 +359,7 @@ void topk(const TopkArgs& a, CUstream stream) {
   const Checked checked = validate(a);
   if (a.rows == 0) return;
   const StreamContext context(stream);
-  launch_topk(a, checked, planned_kernel(a, context.get()), stream);
+  launch_topk(a, checked, kernel_at_once(a, current_device_info(), context.get()), stream);
 }
 
 DeviceInfo device_info(CUstream stream) {
@@ -361,9 +368,13 @@ DeviceInfo device_info(CUstream stream) {
 }
 
 KernelSpec planned_spec(const TopkArgs& args, CUstream stream) {
+  return planned_spec(args, device_info(stream), stream);
+}
+
+KernelSpec planned_spec(const TopkArgs& args, const DeviceInfo& device, CUstream stream) {
   validate(args);
   const StreamContext context(stream);
-  return planned_kernel(args, context.get()).spec;
+  return kernel_at_once(args, device, context.get()).spec;
 }
 
 void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) {

@@ -19,8 +19,13 @@ inline constexpr uint32_t kBlockOrderSeed = 0x5eed0001u;
 DeviceInfo device_info(CUstream stream);
 
 // The spec topk(args, stream) would launch (tuning table and overrides included). Loads its
-// kernel, as topk() would: whether the GPU holds a wide cluster is the loaded kernel's to say.
+// kernel, as topk() would: whether the GPU holds the call's clusters at once is the loaded
+// kernel's to say.
 KernelSpec planned_spec(const TopkArgs& args, CUstream stream);
+
+// The same for device: the stream's GPU as device_info(stream) gives it, perhaps without its
+// tuning table.
+KernelSpec planned_spec(const TopkArgs& args, const DeviceInfo& device, CUstream stream);
 
 // topk() with `spec` instead of the planner's: a topk spec of args.dtype with k_max >= k, for
 // the stream's GPU. Throws ArgumentError("spec") otherwise.

@@ -268,11 +268,13 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
       const TuneShape& shape = shapes[s];
       TuneResult result;
       result.shape = shape;
-      result.default_spec = plan_spec(shape.dtype, shape.k, shape.rows, shape.n, device);
-      result.bucket = ShapeBucket::of(shape.dtype, result.default_spec.k_max, shape.rows, shape.n);
       std::vector<Inputs> inputs;
       for (TuneDist dist : kTuneDists) inputs.emplace_back(shape, dist);
       const DeviceMemory indices(static_cast<size_t>(shape.rows) * shape.k * sizeof(int32_t));
+      // What topk() launches untuned: with clusters the GPU holds at once.
+      result.default_spec = planned_spec(
+          args_for(shape, inputs.front().buffers.front()->get(), indices.get()), device, stream);
+      result.bucket = ShapeBucket::of(shape.dtype, result.default_spec.k_max, shape.rows, shape.n);
       std::vector<std::vector<int32_t>> expected;
       for (const Inputs& on : inputs) {
         expected.push_back(selected_sets(shape, result.default_spec, on, indices, stream));

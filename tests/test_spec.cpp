@@ -340,7 +340,7 @@ TEST_CASE("plan: up to k = 2048, rows on at most half the SMs take 16-CTA cluste
       CHECK(plan_spec(dtype, k, 1, 131072, h200).cluster == 8);
     }
     DeviceInfo narrow = h200;
-    narrow.wide_clusters = false;
+    narrow.largest_cluster = kMaxPortableCluster;
     const KernelSpec portable = plan_spec(dtype, 50, 1, 129280, narrow);
     CHECK(portable.cluster == 8);
     CHECK(portable == plan_bounded(dtype, 50, 8, 129280, h200));
@@ -352,6 +352,35 @@ TEST_CASE("plan: up to k = 2048, rows on at most half the SMs take 16-CTA cluste
   // Full f32 rows: as many as the SMs hold 16 CTAs each, wide_f32_rows.
   CHECK(plan_spec(DType::f32, 50, 2, 129280, DeviceInfo{kSm90, 32}).cluster == 16);
   CHECK(plan_spec(DType::f32, 50, 2, 129280, DeviceInfo{kSm90, 31}).cluster == 8);
+}
+
+// topk() plans again with half the CTAs per cluster while the GPU cannot hold a call's clusters
+// at once (DeviceInfo::largest_cluster): every capped plan keeps to the cap, splits the rows over
+// as many CTAs as the uncapped rule would give up to it, and is one of planner_specs.
+TEST_CASE("plan: a largest_cluster caps the CTAs per row, to specs that precompile builds") {
+  const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
+  for (DType dtype : kDTypes) {
+    for (int k : {50, 512, 1024, 2048, 4096}) {
+      for (int64_t rows = 1; rows <= 66; ++rows) {
+        for (bool full : {false, true}) {
+          const RowLengths lengths = full ? RowLengths::full : RowLengths::bounded;
+          const KernelSpec uncapped =
+              plan_spec(dtype, k, rows, kRowLength, DeviceInfo{kSm90, kH200Sms}, RowBounds::range,
+                        Epilogue::plain, lengths);
+          for (int cap : {1, 2, 4, 8}) {
+            INFO(dtype_name(dtype), " k=", k, " rows=", rows, " full=", full, " cap=", cap);
+            DeviceInfo capped{kSm90, kH200Sms};
+            capped.largest_cluster = cap;
+            const KernelSpec spec = plan_spec(dtype, k, rows, kRowLength, capped, RowBounds::range,
+                                              Epilogue::plain, lengths);
+            CHECK(spec.cluster == std::min(uncapped.cluster, cap));
+            if (uncapped.cluster <= cap) CHECK(spec == uncapped);
+            CHECK(std::find(planned.begin(), planned.end(), spec.to_string()) != planned.end());
+          }
+        }
+      }
+    }
+  }
 }
 
 // Whether split's CTAs hold their parts of a row of n columns whole: the widest part (the row
@@ -425,7 +454,7 @@ TEST_CASE("plan: full f32 rows of more than 65,536 columns take 16-CTA clusters 
     INFO("k=", k);
     CHECK(plan_spec(DType::f32, k, 9, 131072, h200).cluster == 8);
     DeviceInfo narrow = h200;
-    narrow.wide_clusters = false;
+    narrow.largest_cluster = kMaxPortableCluster;
     CHECK(plan_spec(DType::f32, k, 6, 131072, narrow).cluster == 8);
   }
   CHECK(plan_spec(DType::f32, 2049, 6, 131072, h200).cluster == 8);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <map>
 #include <random>
 #include <string>
 #include <utility>
@@ -586,41 +587,71 @@ TEST_CASE("gpu: 16-bit rows held whole by clusters, every output option") {
   }
 }
 
-// topk() plans 16-CTA clusters only where the GPU holds all of the call's at once
-// (cuOccupancyMaxActiveClusters), and 8-CTA ones otherwise.
-TEST_CASE("gpu: 16-CTA clusters only where the GPU holds them at once") {
+// topk() plans only clusters that the GPU holds all of at once (cuOccupancyMaxActiveClusters: a
+// cluster's CTAs share a GPC), halving the CTAs per row where the planner's clusters do not fit:
+// on the H100, 16 rows in 8-CTA clusters and 31 in 4-CTA ones did not. Rows 1 to 66 of 129,280
+// columns (every cluster size on a GPU of 132 SMs), full and bounded, each dtype, k = 50 and 2048;
+// then the rows that a halved cluster serves, checked against the reference.
+TEST_CASE("gpu: topk() plans only clusters that the GPU holds at once") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
   CUcontext current = nullptr;
   check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
   const DeviceInfo device = device_info(nullptr);
+  constexpr int64_t kMostRows = 66;
+  constexpr int64_t kColumns = 129280;
+  DeviceBuffer x(static_cast<size_t>(kMostRows) * kColumns * sizeof(float));
+  DeviceBuffer indices(static_cast<size_t>(kMostRows) * 2048 * sizeof(int32_t));
+  DeviceBuffer ends(static_cast<size_t>(kMostRows) * sizeof(int32_t));
+  std::map<int, int> resident;  // CTAs per cluster -> clusters the GPU holds at once
+  std::vector<CaseSpec> halved;
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
-    const KernelSpec wide = plan_spec(dtype, 50, 1, 129280, device);
-    if (wide.cluster != kMaxCluster) continue;  // a GPU of fewer than 32 SMs
-    const LoadedKernel& kernel = KernelRegistry::global().get(wide, current);
-    MESSAGE(std::string(dtype_name(dtype)), ": the GPU holds ", kernel.resident_clusters,
-            " clusters of ", kMaxCluster, " CTAs at once");
-    CHECK(kernel.holds_at_once(kernel.resident_clusters));
-    CHECK_FALSE(kernel.holds_at_once(kernel.resident_clusters + 1));
-    for (int64_t rows = 1; rows <= 8; ++rows) {
-      INFO(dtype_name(dtype), " rows=", rows);
-      DeviceBuffer x(static_cast<size_t>(rows) * 129280 * dtype_bytes(dtype));
-      DeviceBuffer indices(static_cast<size_t>(rows) * 50 * sizeof(int32_t));
-      TopkArgs args;
-      args.x = x.at<const void>();
-      args.dtype = dtype;
-      args.rows = rows;
-      args.n = 129280;
-      args.k = 50;
-      args.indices = indices.at<void>();
-      const KernelSpec planned = planned_spec(args, nullptr);
-      const KernelSpec unchecked = plan_spec(dtype, 50, rows, 129280, device);
-      if (unchecked.cluster == kMaxCluster && !kernel.holds_at_once(rows)) {
-        CHECK(planned.cluster == kMaxPortableCluster);
-      } else {
-        CHECK(planned == unchecked);
+    for (int k : {50, 2048}) {
+      for (int64_t rows = 1; rows <= kMostRows; ++rows) {
+        for (bool full : {true, false}) {
+          INFO(dtype_name(dtype), " k=", k, " rows=", rows, " full=", full);
+          TopkArgs args;
+          args.x = x.at<const void>();
+          args.dtype = dtype;
+          args.rows = rows;
+          args.n = kColumns;
+          args.k = k;
+          args.indices = indices.at<void>();
+          if (!full) args.end = ends.at<const int32_t>();
+          const RowLengths lengths = full ? RowLengths::full : RowLengths::bounded;
+          const auto kernel_of = [&](const DeviceInfo& on) -> const LoadedKernel& {
+            return KernelRegistry::global().get(
+                plan_spec(dtype, k, rows, kColumns, on, RowBounds::range, Epilogue::plain, lengths),
+                current);
+          };
+          const KernelSpec planned = planned_spec(args, nullptr);
+          const LoadedKernel& unchecked = kernel_of(device);
+          const LoadedKernel& kernel = KernelRegistry::global().get(planned, current);
+          if (planned.cluster > 1) resident[planned.cluster] = kernel.resident_clusters;
+          CHECK(kernel.holds_at_once(rows));
+          if (unchecked.holds_at_once(rows)) {
+            CHECK(planned == unchecked.spec);
+            continue;
+          }
+          // The largest cluster that fits: twice as many CTAs per row would not.
+          CHECK(planned.cluster < unchecked.spec.cluster);
+          DeviceInfo twice = device;
+          twice.largest_cluster = planned.cluster * 2;
+          CHECK_FALSE(kernel_of(twice).holds_at_once(rows));
+          if (full && (halved.empty() || halved.back().rows != rows || halved.back().k != k)) {
+            halved.push_back(long_rows(2300 + static_cast<int>(halved.size()), dtype, rows, k,
+                                       halved.size() % 2 == 0 ? Dist::normal : Dist::ascending));
+          }
+        }
       }
     }
+  }
+  for (auto [cluster, clusters] : resident) {
+    MESSAGE("the GPU holds ", clusters, " clusters of ", cluster, " CTAs at once");
+  }
+  for (size_t i = 0; i < halved.size(); ++i) {
+    INFO(describe(halved[i]));
+    CHECK(check_on_gpu("halved cluster " + std::to_string(i), halved[i]));
   }
 }
 

@@ -1,5 +1,5 @@
 set -u
-# v110 (not run in the forty-second session: no machine started): Change 109 (U = ca34056) against
+# v110: Change 109 (U = 3e2f75a, HEAD of the forty-second session) against
 # T (8579a96), one call, in order of need: U's GPU tests of 2-CTA clusters and tuning; the bench
 # suite with T and U in turns, twice; racecheck and memcheck of the sanitizer subset; a survey of
 # three stages in 4-CTA clusters; torch.topk beside U.
