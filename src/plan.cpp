@@ -209,12 +209,21 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
 // dsa-decode-b64 -2.3..-2.9%; but 33 / 40 rows (66 / 80 CTAs) at k = 2048 +1.9 / +1.5% (ascending
 // +3.3 / +1.9%) and 64 ragged rows (lengths 1..n) at k = 2048 +1.5%, ascending +2.4%. 16-bit rows:
 // not measured past k = 1024's 64 rows (within 1%).
-void deeper_stages_in_two_cta_clusters(KernelSpec& spec, int64_t rows, bool full_rows,
-                                       const DeviceInfo& device) {
-  if (spec.cluster != 2 || dtype_bytes(spec.dtype) != 4) return;
-  if (spec.k_max <= 512) {
+// A 4-CTA cluster (on 132 SMs, 16-32 rows) stages three blocks on full f32 rows at k <= 1024.
+// Measured on the H100 (v110-v111, v113-v114, three stages against two on 131,072 columns, k = 50
+// to 1024): 17 / 20 / 22 / 24 / 26 / 28 / 30 rows -0.7..-1.4 / -0.7..-2.4 / -1.6..-3.3 /
+// -2.2..-3.5 / -2.8..-4.9 / -4.5..-5.9 / -4.6..-7.2%; four stages gained less; this rule (v115):
+// 16 (halved 8-CTA clusters) / 17 / 20 / 24 / 28 / 30 rows -0.3..-1.3 / -0.4..-1.4 / -0.8..-2.2 /
+// -2.5..-4.1 / -4.4..-5.9 / -4.5..-6.5%. Not taken: k = 2048 (17-24 rows +1.8..-1%, 30 rows
+// -1.5%), ragged rows (k = 512 +1.0..+1.6%, k = 2048 +1.1%).
+void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_rows,
+                                     const DeviceInfo& device) {
+  if (dtype_bytes(spec.dtype) != 4) return;
+  if (spec.cluster == 2 && spec.k_max <= 512) {
     spec.stages = 4;
-  } else if (spec.k_max <= 2048 && full_rows && rows * 3 > device.sm_count) {
+  } else if (spec.cluster == 2 && spec.k_max <= 2048 && full_rows && rows * 3 > device.sm_count) {
+    spec.stages = 3;
+  } else if (spec.cluster == 4 && spec.k_max <= 1024 && full_rows) {
     spec.stages = 3;
   }
 }
@@ -251,7 +260,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   buffer_when_scanning(spec, n);
   spec.block = block_for(spec, rows, n, device);
   paired_blocks_when_scanning(spec, rows, n, device);
-  deeper_stages_in_two_cta_clusters(spec, rows, full_rows, device);
+  deeper_stages_in_small_clusters(spec, rows, full_rows, device);
   // The tuner times full rows, whose best kernel may lose on rows of other lengths
   // (bench/results/2026-12-03-h200-select/v104: its choices for dsa-decode-b256 and
   // dsa-prefill-8k, timed on full rows, ran their ragged rows 22-33% and 4% slower). A choice
@@ -290,7 +299,7 @@ std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
   // Row counts 16, 12, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2 (over three
-  // quarters of the SMs, and half: deeper_stages_in_two_cta_clusters), 4, 8 and 16 (8 at k
+  // quarters of the SMs, and half: deeper_stages_in_small_clusters), 4, 8 and 16 (8 at k
   // buckets above kLargestWideClusterK; 16 at 2 rows too where they are full f32 rows:
   // wide_f32_rows, so both lengths), and more rows than fit two CTAs per SM the lone CTAs that
   // block_for keeps at B = 4096 and paired_blocks_when_scanning at two stages; long, short and

@@ -90,8 +90,8 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   // larger (bf16's four indexer variants, f16's one), and f32 scanning at B = 8192 in the 4
   // buckets below 2048 and 2048's four indexer variants, and 16-bit scanning with four stages in
   // the 4 buckets below 2048, and f32 2-CTA clusters at three stages at k = 1024 and in 2048's
-  // two full-row variants.
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 3) + 2);
+  // two full-row variants, and f32 4-CTA clusters at three stages in the 4 buckets below 2048.
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 3 + 4) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -673,8 +673,8 @@ TEST_CASE("plan: 2-CTA clusters over f32 rows stage four blocks at k <= 512, thr
         CHECK(render_translation_unit(paired).find("__launch_bounds__(512, 1)") !=
               std::string::npos);
       }
-      // Wider clusters keep two stages.
-      CHECK(plan_spec(dtype, k, 32, 129280, h200).stages == 2);
+      // 8-CTA clusters keep two stages (4-CTA ones: the next test).
+      CHECK(plan_spec(dtype, k, 16, 129280, h200).stages == 2);
       // Above k = 512 the third stage is for full rows whose clusters take more than two thirds
       // of the SMs: 40 rows (80 CTAs of 132), rows that may end sooner, and decode bounds keep two.
       const KernelSpec fewer = plan_spec(dtype, k, 40, 129280, h200);
@@ -688,6 +688,32 @@ TEST_CASE("plan: 2-CTA clusters over f32 rows stage four blocks at k <= 512, thr
             plan_spec(dtype, k, 64, 129280, h200, bounds, Epilogue::plain, lengths);
         REQUIRE(ragged.cluster == 2);
         CHECK(ragged.stages == (four ? 4 : 2));
+      }
+    }
+  }
+}
+
+TEST_CASE("plan: 4-CTA clusters over full f32 rows stage three blocks at k <= 1024") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
+  for (DType dtype : kDTypes) {
+    for (int k : {1, 64, 300, 512, 1000, 1024, 1025, 2048, 4096}) {
+      for (int64_t rows : {17, 24, 32}) {
+        INFO(dtype_name(dtype), " k=", k, " rows=", rows);
+        const KernelSpec split = plan_spec(dtype, k, rows, 129280, h200);
+        REQUIRE(split.cluster == 4);
+        const bool three = dtype == DType::f32 && k <= 1024;
+        CHECK(split.stages == (three ? 3 : 2));
+        CHECK(std::count(planned.begin(), planned.end(), split.to_string()) == 1);
+        CHECK(validate_rejection(split).argument == "<accepted>");
+        // Rows that may end sooner and decode bounds keep two.
+        for (const auto& [bounds, lengths] : {std::pair{RowBounds::range, RowLengths::bounded},
+                                              std::pair{RowBounds::decode, RowLengths::full}}) {
+          const KernelSpec ragged =
+              plan_spec(dtype, k, rows, 129280, h200, bounds, Epilogue::plain, lengths);
+          REQUIRE(ragged.cluster == 4);
+          CHECK(ragged.stages == 2);
+        }
       }
     }
   }
@@ -758,15 +784,20 @@ TEST_CASE("plan: planner and default spec lists") {
         const size_t kernels =
             (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0) + (two_per_sm ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
-        // f32 2-CTA clusters at three stages, over full rows only.
-        if (dtype == DType::f32 && (bucket == 1024 || bucket == 2048)) {
-          for (const KernelOptions& options : precompiled_options(dtype, bucket))
-            expected += spans_full_rows(options.bounds, RowLengths::full) ? 1 : 0;
+        // f32 2-CTA clusters at three stages (at k = 1024 and 2048) and 4-CTA ones (up to
+        // k = 1024), over full rows only.
+        const bool two_cta_three = bucket == 1024 || bucket == 2048;
+        const bool four_cta_three = bucket <= 1024;
+        if (dtype == DType::f32) {
+          for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
+            if (spans_full_rows(options.bounds, RowLengths::full))
+              expected += (two_cta_three ? 1 : 0) + (four_cta_three ? 1 : 0);
+          }
         }
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 3);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 3 + 4);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

@@ -351,13 +351,16 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
   }
 }
 
-// f32 rows that 2-CTA clusters scan through four stages at k <= 512 and three above (src/plan.cpp
-// deeper_stages_in_two_cta_clusters): sample-b64's rows and rows of odd length (most start past a
-// 16-byte boundary), each k bucket that takes them, every distribution, both orders, a misled
-// sample and the sample's threshold in a tie; then sorted by value, as sampling wants them.
-TEST_CASE("gpu: f32 rows that 2-CTA clusters scan through three or four stages") {
+// f32 rows that 2-CTA clusters scan through four stages at k <= 512 and three above, and that
+// 4-CTA clusters scan through three at k <= 1024 (src/plan.cpp deeper_stages_in_small_clusters):
+// sample-b64's rows and rows of odd length (most start past a 16-byte boundary), each k bucket
+// that takes them, every distribution, both orders, a misled sample and the sample's threshold in
+// a tie; then sorted by value, as sampling wants them.
+TEST_CASE("gpu: f32 rows that 2- and 4-CTA clusters scan through three or four stages") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
+  CUcontext current = nullptr;
+  check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
   const DeviceInfo device = device_info(nullptr);
   const auto stages_for = [](int k) { return k <= 512 ? 4 : 3; };
   int index = 0;
@@ -372,6 +375,21 @@ TEST_CASE("gpu: f32 rows that 2-CTA clusters scan through three or four stages")
       spec.order = Order::by_value;
       spec.seed = 2000 + static_cast<uint64_t>(index);
       CHECK(check_on_gpu("2-CTA deeper stages by value " + std::to_string(index++), spec));
+    }
+  }
+  // 4-CTA clusters, on rows that take 88 CTAs of 132 (all held at once).
+  for (int64_t n : {int64_t{129280}, int64_t{131075}}) {
+    for (int k : {50, 512, 1000}) {
+      CaseSpec spec = long_rows(2100 + index, DType::f32, device.sm_count / 6, k, Dist::normal);
+      spec.n = n;
+      const KernelSpec plan = plan_spec(DType::f32, k, spec.rows, n, device);
+      REQUIRE(plan.cluster == 4);
+      REQUIRE(plan.stages == 3);
+      REQUIRE(KernelRegistry::global().get(plan, current).holds_at_once(spec.rows));
+      check_every_distribution_and_sample("4-CTA three stages", spec, 2100, index);
+      spec.order = Order::by_value;
+      spec.seed = 2100 + static_cast<uint64_t>(index);
+      CHECK(check_on_gpu("4-CTA three stages by value " + std::to_string(index++), spec));
     }
   }
   // Past 64 steps a CTA (B = 8192): warp 0 refills the block order's ring of 64 twice while
@@ -858,7 +876,7 @@ TEST_CASE("gpu: sorted outputs at every sort size and thread count") {
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
-  std::vector<CaseSpec> cases(14);
+  std::vector<CaseSpec> cases(15);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -947,6 +965,10 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[13].n = 100003;
   cases[13].k = 1000;
   cases[13].dist = Dist::ascending;
+  cases[14].rows = 20;  // 4-CTA clusters on 132 SMs, parts scanned in three stages, each refilled
+  cases[14].n = 200003;
+  cases[14].k = 700;
+  cases[14].dist = Dist::relu_ties;
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
     CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i],
