@@ -212,7 +212,8 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
 // A 4-CTA cluster (on 132 SMs, 16-32 rows) stages three blocks on full f32 rows at k <= 1024.
 // Measured on the H100 (v110-v111, v113-v114, three stages against two on 131,072 columns, k = 50
 // to 1024): 17 / 20 / 22 / 24 / 26 / 28 / 30 rows -0.7..-1.4 / -0.7..-2.4 / -1.6..-3.3 /
-// -2.2..-3.5 / -2.8..-4.9 / -4.5..-5.9 / -4.6..-7.2%; four stages gained less; this rule (v115):
+// -2.2..-3.5 / -2.8..-4.9 / -4.5..-5.9 / -4.6..-7.2%; four stages lost at 20 rows (+0.2..+2.0%)
+// and gained less than three at 26 and 30; this rule (v115):
 // 16 (halved 8-CTA clusters) / 17 / 20 / 24 / 28 / 30 rows -0.3..-1.3 / -0.4..-1.4 / -0.8..-2.2 /
 // -2.5..-4.1 / -4.4..-5.9 / -4.5..-6.5%. Not taken: k = 2048 (17-24 rows +1.8..-1%, 30 rows
 // -1.5%), ragged rows (k = 512 +1.0..+1.6%, k = 2048 +1.1%).
