@@ -362,38 +362,38 @@ TEST_CASE("gpu: f32 rows that 2- and 4-CTA clusters scan through three or four s
   CUcontext current = nullptr;
   check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
   const DeviceInfo device = device_info(nullptr);
-  const auto stages_for = [](int k) { return k <= 512 ? 4 : 3; };
+  const auto stages_for = [](int cluster, int k) { return cluster == 2 && k <= 512 ? 4 : 3; };
+  struct SplitRows {
+    std::string name;
+    int64_t rows;
+    int cluster;
+    std::vector<int> ks;
+    uint64_t seed_base;
+  };
+  // On 132 SMs: 65 rows in 2-CTA clusters (130 CTAs), 22 in 4-CTA ones (88 CTAs).
+  const SplitRows splits[] = {
+      {"2-CTA deeper stages", device.sm_count / 2 - 1, 2, {50, 200, 512, 1024, 2048}, 2000},
+      {"4-CTA three stages", device.sm_count / 6, 4, {50, 512, 1000}, 2100}};
   int index = 0;
-  for (int64_t n : {int64_t{129280}, int64_t{131075}}) {
-    for (int k : {50, 200, 512, 1024, 2048}) {
-      CaseSpec spec = long_rows(2000 + index, DType::f32, device.sm_count / 2 - 1, k, Dist::normal);
-      spec.n = n;
-      const KernelSpec plan = plan_spec(DType::f32, k, spec.rows, n, device);
-      REQUIRE(plan.cluster == 2);
-      REQUIRE(plan.stages == stages_for(k));
-      check_every_distribution_and_sample("2-CTA deeper stages", spec, 2000, index);
-      spec.order = Order::by_value;
-      spec.seed = 2000 + static_cast<uint64_t>(index);
-      CHECK(check_on_gpu("2-CTA deeper stages by value " + std::to_string(index++), spec));
-    }
-  }
-  // 4-CTA clusters, on rows that take 88 CTAs of 132 (all held at once).
-  for (int64_t n : {int64_t{129280}, int64_t{131075}}) {
-    for (int k : {50, 512, 1000}) {
-      CaseSpec spec = long_rows(2100 + index, DType::f32, device.sm_count / 6, k, Dist::normal);
-      spec.n = n;
-      const KernelSpec plan = plan_spec(DType::f32, k, spec.rows, n, device);
-      REQUIRE(plan.cluster == 4);
-      REQUIRE(plan.stages == 3);
-      if (!KernelRegistry::global().get(plan, current).holds_at_once(spec.rows)) {
-        MESSAGE("skipped 4-CTA three stages at k = ", k, ": the GPU cannot hold ", spec.rows,
-                " clusters of 4 CTAs at once, so topk() plans smaller ones");
-        continue;
+  for (const SplitRows& split : splits) {
+    for (int64_t n : {int64_t{129280}, int64_t{131075}}) {
+      for (int k : split.ks) {
+        CaseSpec spec = long_rows(static_cast<int>(split.seed_base) + index, DType::f32, split.rows,
+                                  k, Dist::normal);
+        spec.n = n;
+        const KernelSpec plan = plan_spec(DType::f32, k, spec.rows, n, device);
+        REQUIRE(plan.cluster == split.cluster);
+        REQUIRE(plan.stages == stages_for(split.cluster, k));
+        if (!KernelRegistry::global().get(plan, current).holds_at_once(spec.rows)) {
+          MESSAGE("skipped ", split.name, " at k = ", k, ": the GPU cannot hold ", spec.rows,
+                  " clusters of ", split.cluster, " CTAs at once, so topk() plans smaller ones");
+          continue;
+        }
+        check_every_distribution_and_sample(split.name, spec, split.seed_base, index);
+        spec.order = Order::by_value;
+        spec.seed = split.seed_base + static_cast<uint64_t>(index);
+        CHECK(check_on_gpu(split.name + " by value " + std::to_string(index++), spec));
       }
-      check_every_distribution_and_sample("4-CTA three stages", spec, 2100, index);
-      spec.order = Order::by_value;
-      spec.seed = 2100 + static_cast<uint64_t>(index);
-      CHECK(check_on_gpu("4-CTA three stages by value " + std::to_string(index++), spec));
     }
   }
   // Past 64 steps a CTA (B = 8192): warp 0 refills the block order's ring of 64 twice while
@@ -404,7 +404,7 @@ TEST_CASE("gpu: f32 rows that 2- and 4-CTA clusters scan through three or four s
     longest.n = 1100003;
     const KernelSpec plan = plan_spec(DType::f32, k, longest.rows, longest.n, device);
     REQUIRE(plan.cluster == 2);
-    REQUIRE(plan.stages == stages_for(k));
+    REQUIRE(plan.stages == stages_for(2, k));
     REQUIRE(longest.n / 2 > 64 * int64_t{plan.block});
     check_every_distribution_and_sample("2-CTA deeper stages, 68 steps a CTA", longest, 2200,
                                         index);
