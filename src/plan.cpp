@@ -195,34 +195,41 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
   }
 }
 
-// A 2-CTA cluster over f32 rows at k <= 512 stages four blocks: cluster_for gives two CTAs a row
-// only where they leave at most one CTA per SM, whose shared memory then holds the buffer and four
-// stages of B = 8192 (at most 212 KB), so the scan keeps three blocks in flight. Measured on the
-// H100 (bench/results/2026-12-03-h200-select/v104, the tuner's candidates, and v105): sample-b64
-// (64 x 129280, k = 512, by value) -3.8..-5.5% on normal, relu_ties and ascending rows, 64 x
-// 129280 at k = 50 (by value) and k = 200 -5..-8%; three stages gained a little less.
-// At k = 1024 and 2048 (four stages pass an SM's shared memory at k = 2048; at k = 1024 they fit
-// but were not measured) the third stage pays only where the clusters stream over more than two
-// thirds of the SMs at once, and on full rows. Measured on the H100 (v106-v109, three stages
-// against two on 131,072 f32 columns): 48 / 56 / 64 rows at k = 1024 -3.3 / -4.8 / -5.0% (ascending
-// -3.5 / -4.2 / -4.5%), at k = 2048 -0.2 / -2.5 / -2.1% (ascending -1.1 / -0.7 / -1.6%),
-// dsa-decode-b64 -2.3..-2.9%; but 33 / 40 rows (66 / 80 CTAs) at k = 2048 +1.9 / +1.5% (ascending
-// +3.3 / +1.9%) and 64 ragged rows (lengths 1..n) at k = 2048 +1.5%, ascending +2.4%. 16-bit rows:
-// not measured past k = 1024's 64 rows (within 1%).
+// A 2-CTA cluster over f32 rows at k <= 512 stages four blocks where the clusters take more than
+// seven eighths of the SMs: cluster_for gives two CTAs a row only where they leave at most one CTA
+// per SM, whose shared memory then holds the buffer and four stages of B = 8192 (at most 212 KB),
+// so the scan keeps three blocks in flight. Measured on the H100 (bench/results/2026-12-03-h200-
+// select/v104, the tuner's candidates, and v105): sample-b64 (64 x 129280, k = 512, by value)
+// -3.8..-5.5% on normal, relu_ties and ascending rows, 64 x 129280 at k = 50 (by value) and
+// k = 200 -5..-8%. Against two stages on 131,072 columns at k = 64 / 512 (v116-v117): four lose at
+// 31-40 rows (+1.3..+6.7%), three win from 44 rows (-0.9..-2.6%) and beat four up to 52 rows;
+// at 56 rows they tie (four -2.8..-4.9%, three -3.4..-4.7%), at 60 and 64 four win (-4.2..-6.2%).
+// This rule against four stages everywhere (v118): 31-52 rows -1.1..-5.6% (ragged rows and by
+// value alike), 56 rows -1.7..+1.2%.
+// Below that, and at k = 1024 and 2048 (four stages pass an SM's shared memory at k = 2048; at
+// k = 1024 they fit and did not pay: v118, 56-64 rows -1.0..+3.2%), the third stage pays only
+// where the clusters stream over more than two thirds of the SMs at once, and on full rows.
+// Measured on the H100 (v106-v109, three stages against two on 131,072 f32 columns): 48 / 56 / 64
+// rows at k = 1024 -3.3 / -4.8 / -5.0% (ascending -3.5 / -4.2 / -4.5%), at k = 2048 -0.2 / -2.5 /
+// -2.1% (ascending -1.1 / -0.7 / -1.6%), dsa-decode-b64 -2.3..-2.9%; but 33 / 40 rows (66 / 80
+// CTAs) at k = 2048 +1.9 / +1.5% (ascending +3.3 / +1.9%) and 64 ragged rows (lengths 1..n) at
+// k = 2048 +1.5%, ascending +2.4%. 16-bit rows: not measured past k = 1024's 64 rows (within 1%).
+//
 // A 4-CTA cluster (on 132 SMs, 16-32 rows) stages three blocks on full f32 rows at k <= 1024.
 // Measured on the H100 (v110-v111, v113-v114, three stages against two on 131,072 columns, k = 50
 // to 1024): 17 / 20 / 22 / 24 / 26 / 28 / 30 rows -0.7..-1.4 / -0.7..-2.4 / -1.6..-3.3 /
 // -2.2..-3.5 / -2.8..-4.9 / -4.5..-5.9 / -4.6..-7.2%; four stages lost at 20 rows (+0.2..+2.0%)
-// and gained less than three at 26 and 30; this rule (v115):
-// 16 (halved 8-CTA clusters) / 17 / 20 / 24 / 28 / 30 rows -0.3..-1.3 / -0.4..-1.4 / -0.8..-2.2 /
-// -2.5..-4.1 / -4.4..-5.9 / -4.5..-6.5%. Not taken: k = 2048 (17-24 rows +1.8..-1%, 30 rows
-// -1.5%), ragged rows (k = 512 +1.0..+1.6%, k = 2048 +1.1%).
+// and gained less than three at 26 and 30; this rule (v115): 16 (halved 8-CTA clusters) / 17 /
+// 20 / 24 / 28 / 30 rows -0.3..-1.3 / -0.4..-1.4 / -0.8..-2.2 / -2.5..-4.1 / -4.4..-5.9 /
+// -4.5..-6.5%. Not taken: k = 2048 (17-24 rows +1.8..-1%, 30 rows -1.5%), ragged rows (k = 512
+// +1.0..+1.6%, k = 2048 +1.1%).
 void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_rows,
                                      const DeviceInfo& device) {
   if (dtype_bytes(spec.dtype) != 4) return;
-  if (spec.cluster == 2 && spec.k_max <= 512) {
+  const int64_t sms = device.sm_count;
+  if (spec.cluster == 2 && spec.k_max <= 512 && 16 * rows > 7 * sms) {
     spec.stages = 4;
-  } else if (spec.cluster == 2 && spec.k_max <= 2048 && full_rows && rows * 3 > device.sm_count) {
+  } else if (spec.cluster == 2 && spec.k_max <= 2048 && full_rows && rows * 3 > sms) {
     spec.stages = 3;
   } else if (spec.cluster == 4 && spec.k_max <= 1024 && full_rows) {
     spec.stages = 3;
@@ -299,9 +306,9 @@ std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {
 
 std::vector<KernelSpec> planner_specs(Arch arch) {
   std::vector<KernelSpec> specs;
-  // Row counts 16, 12, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2 (over three
-  // quarters of the SMs, and half: deeper_stages_in_small_clusters), 4, 8 and 16 (8 at k
-  // buckets above kLargestWideClusterK; 16 at 2 rows too where they are full f32 rows:
+  // Row counts 16, 15, 12, 8, 4, 2, 1 on a GPU of 2 * kMaxCluster SMs yield clusters 1, 2 (over
+  // seven eighths of the SMs, three quarters and half: deeper_stages_in_small_clusters), 4, 8 and
+  // 16 (8 at k buckets above kLargestWideClusterK; 16 at 2 rows too where they are full f32 rows:
   // wide_f32_rows, so both lengths), and more rows than fit two CTAs per SM the lone CTAs that
   // block_for keeps at B = 4096 and paired_blocks_when_scanning at two stages; long, short and
   // medium rows (the 512-thread buffer's length) give a lone CTA's kernels: scanning at 256
@@ -310,9 +317,9 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   constexpr int64_t kShortRow = 1;
-  const std::vector<int> row_counts = {
-      2 * device.sm_count + 1, kMaxCluster,     kMaxCluster * 3 / 4, kMaxCluster / 2,
-      kMaxCluster / 4,         kMaxCluster / 8, kMaxCluster / 16};
+  const std::vector<int> row_counts = {2 * device.sm_count + 1, kMaxCluster,     kMaxCluster - 1,
+                                       kMaxCluster * 3 / 4,     kMaxCluster / 2, kMaxCluster / 4,
+                                       kMaxCluster / 8,         kMaxCluster / 16};
   for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
     for (int bucket : k_buckets()) {
       for (const KernelOptions& options : precompiled_options(dtype, bucket)) {

@@ -89,9 +89,10 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   // plus f32 scanning at k = 1024 with the smaller B2 and 16-bit scanning at k = 2048 with the
   // larger (bf16's four indexer variants, f16's one), and f32 scanning at B = 8192 in the 4
   // buckets below 2048 and 2048's four indexer variants, and 16-bit scanning with four stages in
-  // the 4 buckets below 2048, and f32 2-CTA clusters at three stages at k = 1024 and in 2048's
-  // two full-row variants, and f32 4-CTA clusters at three stages in the 4 buckets below 2048.
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 3 + 4) + 2);
+  // the 4 buckets below 2048, and f32 2-CTA clusters at three stages in the 4 buckets below 2048
+  // and in 2048's two full-row variants, f32 4-CTA clusters at three stages in the 4 buckets
+  // below 2048, and f32 2-CTA clusters at two stages in the 3 buckets up to 512 (four: above).
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -655,7 +656,8 @@ TEST_CASE("plan: a lone CTA scans long 16-bit rows at k <= 1024 two staged block
   }
 }
 
-TEST_CASE("plan: 2-CTA clusters over f32 rows stage four blocks at k <= 512, three at k <= 2048") {
+TEST_CASE(
+    "plan: 2-CTA f32 clusters stage four blocks over 7/8 of the SMs at k <= 512, three over 2/3") {
   const DeviceInfo h200{kSm90, kH200Sms};
   const std::vector<std::string> planned = texts_of(planner_specs(kSm90));
   for (DType dtype : kDTypes) {
@@ -666,7 +668,6 @@ TEST_CASE("plan: 2-CTA clusters over f32 rows stage four blocks at k <= 512, thr
       const bool f32 = dtype == DType::f32;
       const bool four = f32 && k <= 512;
       CHECK(paired.stages == (four ? 4 : f32 ? 3 : 2));
-      CHECK(std::count(planned.begin(), planned.end(), paired.to_string()) == 1);
       // Its buffer and stages fit one CTA's shared memory (validate), at one CTA per SM.
       CHECK(validate_rejection(paired).argument == "<accepted>");
       if (four) {
@@ -675,19 +676,28 @@ TEST_CASE("plan: 2-CTA clusters over f32 rows stage four blocks at k <= 512, thr
       }
       // 8-CTA clusters keep two stages (4-CTA ones: the next test).
       CHECK(plan_spec(dtype, k, 16, 129280, h200).stages == 2);
-      // Above k = 512 the third stage is for full rows whose clusters take more than two thirds
-      // of the SMs: 40 rows (80 CTAs of 132), rows that may end sooner, and decode bounds keep two.
-      const KernelSpec fewer = plan_spec(dtype, k, 40, 129280, h200);
-      REQUIRE(fewer.cluster == 2);
-      CHECK(fewer.stages == (four ? 4 : 2));
-      CHECK(plan_spec(dtype, k, 44, 129280, h200).stages == (four ? 4 : 2));
-      CHECK(plan_spec(dtype, k, 45, 129280, h200).stages == (four ? 4 : f32 ? 3 : 2));
-      for (const auto& [bounds, lengths] : {std::pair{RowBounds::range, RowLengths::bounded},
-                                            std::pair{RowBounds::decode, RowLengths::full}}) {
-        const KernelSpec ragged =
-            plan_spec(dtype, k, 64, 129280, h200, bounds, Epilogue::plain, lengths);
-        REQUIRE(ragged.cluster == 2);
-        CHECK(ragged.stages == (four ? 4 : 2));
+      // Four stages from 58 rows (116 CTAs of 132), three from 45 (90 CTAs), two below and on
+      // rows that may end sooner or decode bounds below 58 rows (at k <= 512: four from 58).
+      for (int64_t rows : {33, 40, 44, 45, 57, 58, 64}) {
+        INFO("rows=", rows);
+        const KernelSpec full = plan_spec(dtype, k, rows, 129280, h200);
+        REQUIRE(full.cluster == 2);
+        const int deeper = four && rows >= 58 ? 4 : f32 && rows >= 45 ? 3 : 2;
+        CHECK(full.stages == deeper);
+        CHECK(std::count(planned.begin(), planned.end(), full.to_string()) == 1);
+        for (const auto& [bounds, lengths] : {std::pair{RowBounds::range, RowLengths::bounded},
+                                              std::pair{RowBounds::decode, RowLengths::full}}) {
+          const KernelSpec ragged =
+              plan_spec(dtype, k, rows, 129280, h200, bounds, Epilogue::plain, lengths);
+          REQUIRE(ragged.cluster == 2);
+          CHECK(ragged.stages == (four && rows >= 58 ? 4 : 2));
+          const std::vector<KernelOptions> options = precompiled_options(dtype, ragged.k_max);
+          const bool precompiled = std::any_of(options.begin(), options.end(), [&](auto o) {
+            return o.bounds == bounds && o.epilogue == Epilogue::plain;
+          });
+          if (precompiled)
+            CHECK(std::count(planned.begin(), planned.end(), ragged.to_string()) == 1);
+        }
       }
     }
   }
@@ -784,20 +794,23 @@ TEST_CASE("plan: planner and default spec lists") {
         const size_t kernels =
             (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0) + (two_per_sm ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
-        // f32 2-CTA clusters at three stages (at k = 1024 and 2048) and 4-CTA ones (up to
-        // k = 1024), over full rows only.
-        const bool two_cta_three = bucket == 1024 || bucket == 2048;
+        // f32 2-CTA clusters at three stages (up to k = 2048) and 4-CTA ones (up to k = 1024),
+        // over full rows only; and at k <= 512, where 2-CTA clusters over most SMs take four
+        // stages, 2-CTA ones at two.
+        const bool two_cta_three = bucket <= 2048;
         const bool four_cta_three = bucket <= 1024;
+        const bool two_cta_two = bucket <= 512;
         if (dtype == DType::f32) {
           for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
             if (spans_full_rows(options.bounds, RowLengths::full))
               expected += (two_cta_three ? 1 : 0) + (four_cta_three ? 1 : 0);
+            expected += two_cta_two ? 1 : 0;
           }
         }
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 3 + 4);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

@@ -351,29 +351,33 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
   }
 }
 
-// f32 rows that 2-CTA clusters scan through four stages at k <= 512 and three above, and that
-// 4-CTA clusters scan through three at k <= 1024 (src/plan.cpp deeper_stages_in_small_clusters):
-// sample-b64's rows and rows of odd length (most start past a 16-byte boundary), each k bucket
-// that takes them, every distribution, both orders, a misled sample and the sample's threshold in
-// a tie; then sorted by value, as sampling wants them.
+// f32 rows that 2-CTA clusters scan through four stages at k <= 512 and three above (three at
+// k <= 512 too where they take fewer SMs), and that 4-CTA clusters scan through three at
+// k <= 1024 (src/plan.cpp deeper_stages_in_small_clusters): sample-b64's rows and rows of odd
+// length (most start past a 16-byte boundary), each k bucket that takes them, every
+// distribution, both orders, a misled sample and the sample's threshold in a tie; then sorted by
+// value, as sampling wants them.
 TEST_CASE("gpu: f32 rows that 2- and 4-CTA clusters scan through three or four stages") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
   CUcontext current = nullptr;
   check_cuda(driver().cuCtxGetCurrent(&current), "cuCtxGetCurrent");
   const DeviceInfo device = device_info(nullptr);
-  const auto stages_for = [](int cluster, int k) { return cluster == 2 && k <= 512 ? 4 : 3; };
   struct SplitRows {
     std::string name;
     int64_t rows;
     int cluster;
+    int stages;
     std::vector<int> ks;
     uint64_t seed_base;
   };
-  // On 132 SMs: 65 rows in 2-CTA clusters (130 CTAs), 22 in 4-CTA ones (88 CTAs).
+  // On 132 SMs: 65 rows in 2-CTA clusters (130 CTAs), 22 in 4-CTA ones (88 CTAs), 49 in 2-CTA
+  // ones (98 CTAs, under seven eighths of the SMs).
   const SplitRows splits[] = {
-      {"2-CTA deeper stages", device.sm_count / 2 - 1, 2, {50, 200, 512, 1024, 2048}, 2000},
-      {"4-CTA three stages", device.sm_count / 6, 4, {50, 512, 1000}, 2100}};
+      {"2-CTA four stages", device.sm_count / 2 - 1, 2, 4, {50, 200, 512}, 2000},
+      {"2-CTA three stages", device.sm_count / 2 - 1, 2, 3, {1024, 2048}, 2000},
+      {"4-CTA three stages", device.sm_count / 6, 4, 3, {50, 512, 1000}, 2100},
+      {"2-CTA three stages at k <= 512", device.sm_count * 3 / 8, 2, 3, {50, 512}, 2400}};
   int index = 0;
   for (const SplitRows& split : splits) {
     for (int64_t n : {int64_t{129280}, int64_t{131075}}) {
@@ -383,7 +387,7 @@ TEST_CASE("gpu: f32 rows that 2- and 4-CTA clusters scan through three or four s
         spec.n = n;
         const KernelSpec plan = plan_spec(DType::f32, k, spec.rows, n, device);
         REQUIRE(plan.cluster == split.cluster);
-        REQUIRE(plan.stages == stages_for(split.cluster, k));
+        REQUIRE(plan.stages == split.stages);
         if (!KernelRegistry::global().get(plan, current).holds_at_once(spec.rows)) {
           MESSAGE("skipped ", split.name, " at k = ", k, ": the GPU cannot hold ", spec.rows,
                   " clusters of ", split.cluster, " CTAs at once, so topk() plans smaller ones");
@@ -404,7 +408,7 @@ TEST_CASE("gpu: f32 rows that 2- and 4-CTA clusters scan through three or four s
     longest.n = 1100003;
     const KernelSpec plan = plan_spec(DType::f32, k, longest.rows, longest.n, device);
     REQUIRE(plan.cluster == 2);
-    REQUIRE(plan.stages == stages_for(2, k));
+    REQUIRE(plan.stages == (k <= 512 ? 4 : 3));
     REQUIRE(longest.n / 2 > 64 * int64_t{plan.block});
     check_every_distribution_and_sample("2-CTA deeper stages, 68 steps a CTA", longest, 2200,
                                         index);
@@ -961,7 +965,7 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[11].n = 131072;
   cases[11].k = 2048;
   cases[11].dist = Dist::normal;
-  cases[12].rows = 33;  // 2-CTA clusters on 132 SMs, parts scanned in four stages, each refilled
+  cases[12].rows = 60;  // 2-CTA clusters over 120 of 132 SMs: four stages, each refilled
   cases[12].n = 100003;
   cases[12].k = 200;
   cases[12].dist = Dist::normal;
