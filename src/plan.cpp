@@ -59,7 +59,7 @@ int cluster_for(DType dtype, int k_max, int64_t rows, int64_t n, bool full_rows,
 
 // DEEPSELECT_PLAN_OVERRIDE="B=8192 stages=4": fields that replace the planner's choice in
 // every plan, for measuring candidate specs; the fields it does not give keep the planner's (so
-// `cluster=1` on rows the planner gives 2-CTA f32 clusters keeps their three or four stages).
+// `cluster=1` on rows the planner gives 2-CTA f32 clusters keeps their stages).
 // Read once per process.
 const std::string& plan_override() {
   static const std::string text = [] {
@@ -202,10 +202,11 @@ void paired_blocks_when_scanning(KernelSpec& spec, int64_t rows, int64_t n,
 // select/v104, the tuner's candidates, and v105): sample-b64 (64 x 129280, k = 512, by value)
 // -3.8..-5.5% on normal, relu_ties and ascending rows, 64 x 129280 at k = 50 (by value) and
 // k = 200 -5..-8%. Against two stages on 131,072 columns at k = 64 / 512 (v116-v117): four lose at
-// 31-40 rows (+1.3..+6.7%), three win from 44 rows (-0.9..-2.6%) and beat four up to 52 rows;
+// 31-40 rows (+1.3..+6.7%), three win from 44 rows (-0.9..-2.6%; the rule takes them from 45,
+// as at k = 1024 and 2048) and beat four up to 52 rows;
 // at 56 rows they tie (four -2.8..-4.9%, three -3.4..-4.7%), at 60 and 64 four win (-4.2..-6.2%).
-// This rule against four stages everywhere (v118): 31-52 rows -1.1..-5.6% (ragged rows and by
-// value alike), 56 rows -1.7..+1.2%.
+// This rule against four stages everywhere (v118): 31-52 rows 0..-5.6% (44 rows 0..-1.3%; ragged
+// rows and by value alike), 56 rows -1.7..+1.2%.
 // Below that, and at k = 1024 and 2048 (four stages pass an SM's shared memory at k = 2048; at
 // k = 1024 they fit and did not pay: v118, 56-64 rows -1.0..+3.2%), the third stage pays only
 // where the clusters stream over more than two thirds of the SMs at once, and on full rows.

@@ -337,8 +337,8 @@ void launch_topk(const TopkArgs& a, const Checked& checked, const LoadedKernel& 
 // CTAs and 30 of 4 (bench/results/2026-12-03-h200-select/v112-v113): 16 rows of 131,072 f32 at
 // k = 512 / 2048 took 22.5 / 23.3 us in 8-CTA clusters and 15.1 / 16.4 in 4-CTA ones (ascending
 // 34.5 -> 16.5 at k = 2048); 31 and 32 rows 25.5-27.4 us in 4-CTA clusters and 18.9-20.7 in 2-CTA
-// ones; bf16 -23..-25%. A cluster the override or the tuning table sets above the limit stays:
-// they are measured choices.
+// ones (four stages at k <= 512 then; two since v118: -1.7..-4.9% more); bf16 -23..-25%. A
+// cluster the override or the tuning table sets above the limit stays: they are measured choices.
 const LoadedKernel& kernel_at_once(const TopkArgs& a, DeviceInfo device, CUcontext context) {
   const auto kernel_on = [&]() -> const LoadedKernel& {
     return KernelRegistry::global().get(

@@ -351,10 +351,11 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
   }
 }
 
-// f32 rows that 2-CTA clusters scan through four stages at k <= 512 and three above (three at
-// k <= 512 too where they take fewer SMs), and that 4-CTA clusters scan through three at
-// k <= 1024 (src/plan.cpp deeper_stages_in_small_clusters): sample-b64's rows and rows of odd
-// length (most start past a 16-byte boundary), each k bucket that takes them, every
+// f32 rows that 2-CTA clusters over nearly every SM scan through four stages at k <= 512 and three
+// above (three at k <= 512 too where they take two thirds to seven eighths of the SMs; two on
+// fewer: the halved clusters of the GPU test of topk()'s plans), and that 4-CTA clusters scan
+// through three at k <= 1024 (src/plan.cpp deeper_stages_in_small_clusters): sample-b64's rows and
+// rows of odd length (most start past a 16-byte boundary), each k bucket that takes them, every
 // distribution, both orders, a misled sample and the sample's threshold in a tie; then sorted by
 // value, as sampling wants them.
 TEST_CASE("gpu: f32 rows that 2- and 4-CTA clusters scan through three or four stages") {
@@ -884,6 +885,7 @@ TEST_CASE("gpu: sorted outputs at every sort size and thread count") {
 TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
+  const int sms = device_info(nullptr).sm_count;
   std::vector<CaseSpec> cases(15);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
@@ -965,7 +967,7 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[11].n = 131072;
   cases[11].k = 2048;
   cases[11].dist = Dist::normal;
-  cases[12].rows = 60;  // 2-CTA clusters over 120 of 132 SMs: four stages, each refilled
+  cases[12].rows = sms / 2 - 1;  // 2-CTA clusters over nearly every SM: four stages, refilled
   cases[12].n = 100003;
   cases[12].k = 200;
   cases[12].dist = Dist::normal;
