@@ -61,11 +61,10 @@ struct TuneResult {
 // Measures, for each shape in order: the default that topk() launches without a tuning table
 // (clusters halved where the GPU cannot hold them at once), then candidates that change one of
 // B2, stages, cluster, threads/B, then the combination of the per-field winners, each on every
-// distribution of kTuneDists; every candidate's output must
-// equal the default's (a candidate that differs is a kernel bug: tune throws). The candidate with
-// the best score among those that beat the default (beats()) replaces it. Winners go into
-// table, with their scores. Uses the current context; allocates its own inputs (> 4 x 60 MB in
-// rotation per distribution).
+// distribution of kTuneDists; every candidate's output must equal the default's (a candidate that
+// differs is a kernel bug: tune throws). The candidate with the best score among those that beat
+// the default (beats()) replaces it. Winners go into table, with their scores. Uses the current
+// context; allocates its own inputs (> 4 x 60 MB in rotation per distribution).
 std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOptions& options,
                              TuningTable& table);
 

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -306,6 +307,22 @@ TEST_CASE("spec: symbols are C identifiers and differ between specs") {
 KernelSpec plan_bounded(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device) {
   return plan_spec(dtype, k, rows, n, device, RowBounds::range, Epilogue::plain,
                    RowLengths::bounded);
+}
+
+// The plans of rows that may end sooner than n: bounded lengths, and decode bounds.
+std::array<KernelSpec, 2> plans_of_shorter_rows(DType dtype, int k, int64_t rows, int64_t n,
+                                                const DeviceInfo& device) {
+  return {
+      plan_bounded(dtype, k, rows, n, device),
+      plan_spec(dtype, k, rows, n, device, RowBounds::decode, Epilogue::plain, RowLengths::full)};
+}
+
+// Whether precompile builds spec's row bounds and epilogue for its dtype and k bucket.
+bool precompiled_variant(const KernelSpec& spec) {
+  const std::vector<KernelOptions> options = precompiled_options(spec.dtype, spec.k_max);
+  return std::any_of(options.begin(), options.end(), [&](const KernelOptions& option) {
+    return option.bounds == spec.bounds && option.epilogue == spec.epilogue;
+  });
 }
 
 TEST_CASE("plan: rows that cannot fill the GPU share a cluster of CTAs per row") {
@@ -685,17 +702,10 @@ TEST_CASE(
         const int deeper = four && rows >= 58 ? 4 : f32 && rows >= 45 ? 3 : 2;
         CHECK(full.stages == deeper);
         CHECK(std::count(planned.begin(), planned.end(), full.to_string()) == 1);
-        for (const auto& [bounds, lengths] : {std::pair{RowBounds::range, RowLengths::bounded},
-                                              std::pair{RowBounds::decode, RowLengths::full}}) {
-          const KernelSpec ragged =
-              plan_spec(dtype, k, rows, 129280, h200, bounds, Epilogue::plain, lengths);
+        for (const KernelSpec& ragged : plans_of_shorter_rows(dtype, k, rows, 129280, h200)) {
           REQUIRE(ragged.cluster == 2);
           CHECK(ragged.stages == (four && rows >= 58 ? 4 : 2));
-          const std::vector<KernelOptions> options = precompiled_options(dtype, ragged.k_max);
-          const bool precompiled = std::any_of(options.begin(), options.end(), [&](auto o) {
-            return o.bounds == bounds && o.epilogue == Epilogue::plain;
-          });
-          if (precompiled)
+          if (precompiled_variant(ragged))
             CHECK(std::count(planned.begin(), planned.end(), ragged.to_string()) == 1);
         }
       }
@@ -717,10 +727,7 @@ TEST_CASE("plan: 4-CTA clusters over full f32 rows stage three blocks at k <= 10
         CHECK(std::count(planned.begin(), planned.end(), split.to_string()) == 1);
         CHECK(validate_rejection(split).argument == "<accepted>");
         // Rows that may end sooner and decode bounds keep two.
-        for (const auto& [bounds, lengths] : {std::pair{RowBounds::range, RowLengths::bounded},
-                                              std::pair{RowBounds::decode, RowLengths::full}}) {
-          const KernelSpec ragged =
-              plan_spec(dtype, k, rows, 129280, h200, bounds, Epilogue::plain, lengths);
+        for (const KernelSpec& ragged : plans_of_shorter_rows(dtype, k, rows, 129280, h200)) {
           REQUIRE(ragged.cluster == 4);
           CHECK(ragged.stages == 2);
         }
