@@ -143,6 +143,37 @@ void put_threshold_among_ties(Problem& problem) {
       });
 }
 
+// Fills each row so that the digit floor's first digit lies in one CTA's part alone: the columns
+// of part `holder` (of `cluster` parts, 64 columns in from both ends: the parts are 16-byte
+// vectors of the aligned view) hold values rising within [2, 2.49) (f32: distinct; 16-bit: ~32
+// keys, tied) or NaN, the rest of the row values below 1, and five values above the digit in the
+// first part and five in the last where those are not the holder's, whose shares then lie before
+// and after the holder's in CTA 0's buffer. Values are negated for `smallest`. (A kernel that let
+// the holder split the digit alone, bench/results/2026-12-03-h200-select/v124, was checked on
+// these rows.)
+void put_digit_in_one_part(Problem& problem, int cluster, int holder, bool nan) {
+  const double sign = problem.largest ? 1.0 : -1.0;
+  const int64_t part = (problem.n + cluster - 1) / cluster;
+  const int64_t lo = holder * part + 64;
+  const int64_t hi = (holder + 1) * part - 64;
+  for (int64_t r = 0; r < problem.rows; ++r) {
+    uint32_t* row = &problem.x[r * problem.stride()];
+    for (int64_t c = 0; c < problem.n; ++c) {
+      const double rise = static_cast<double>(c - lo) / static_cast<double>(hi - lo);
+      if (c >= lo && c < hi) {
+        row[c] = nan ? nan_bits(problem.dtype, false, 1u)
+                     : encode(sign * (2.0 + 0.49 * rise), problem.dtype);
+      } else {
+        row[c] = encode(sign * (1.0 - 1e-6 * static_cast<double>(c)), problem.dtype);
+      }
+    }
+    for (int i = 0; i < 5; ++i) {
+      if (holder != 0) row[64 + i] = encode(sign * (10.0 + i), problem.dtype);
+      if (holder != cluster - 1) row[problem.n - 70 + i] = encode(sign * (20.0 + i), problem.dtype);
+    }
+  }
+}
+
 // spec's rows on every distribution, largest and smallest in turn, then normal rows whose sample
 // misleads (put_best_in_sample) and whose sample's threshold lies in a tie
 // (put_threshold_among_ties). Case `index` (counted on) takes the seed seed_base + index.
@@ -544,6 +575,48 @@ TEST_CASE("gpu: split f32 rows held whole, CTA 0's select within the floor digit
   }
 }
 
+// Rows held whole by 8- and 16-CTA clusters whose digit floor finds the first digit in one CTA's
+// part, with more of the row than half of CTA 0's buffer, so that the cluster counts a second
+// round of digits of which one CTA holds every key (templates/topk_kernel.cuh,
+// load_resident_best_digits). Holders at the first, a middle and the last part; values spread,
+// tied (16-bit keys) or NaN; shares before and after the holder's; ascending and descending rows
+// too; both orientations, every output order, values and row_status.
+TEST_CASE("gpu: split rows whose floor digit lies in one CTA's part") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (const auto& [dtype, rows, k] : {std::tuple{DType::f32, int64_t{1}, 2048},
+                                       {DType::f32, int64_t{2}, 700},
+                                       {DType::f32, int64_t{1}, 50},
+                                       {DType::f32, int64_t{9}, 2048},
+                                       {DType::bf16, int64_t{2}, 50},
+                                       {DType::bf16, int64_t{9}, 64}}) {
+    CaseSpec spec = long_rows(2500 + index, dtype, rows, k, Dist::normal);
+    const int cluster = plan_spec(dtype, k, rows, spec.n, device).cluster;
+    for (int holder : {0, cluster / 2 - 1, cluster - 1}) {
+      for (bool nan : {false, true}) {
+        spec.seed = 2500 + static_cast<uint64_t>(index);
+        spec.largest = index % 2 == 0;
+        spec.nan_policy = spec.largest ? NanPolicy::nan_is_largest : NanPolicy::nan_is_smallest;
+        spec.order = std::array{Order::unsorted, Order::by_value, Order::by_index}[index % 3];
+        INFO(describe(spec), " holder ", holder, nan ? " NaN" : "");
+        check_plan_holds_parts_whole(spec, device);
+        CHECK(check_on_gpu(
+            "digit in one part " + std::to_string(index++), spec,
+            [&](Problem& problem) { put_digit_in_one_part(problem, cluster, holder, nan); }));
+      }
+    }
+    for (Dist dist : {Dist::ascending, Dist::descending}) {
+      spec.dist = dist;
+      spec.seed = 2500 + static_cast<uint64_t>(index);
+      spec.largest = index % 2 == 0;
+      INFO(describe(spec));
+      CHECK(check_on_gpu("digit in one part " + std::to_string(index++), spec));
+    }
+  }
+}
+
 // A lone NaN in the last CTA's part of a row held whole by an 8- or 16-CTA cluster: CTA 0, which
 // writes row_status, learns of it only from that CTA's NaN digit, which the digit floor reads
 // without cluster_total (f32 rows, and 16-bit rows at k <= 64). Odd rows hold the NaN, even rows
@@ -886,7 +959,7 @@ TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
   const int sms = device_info(nullptr).sm_count;
-  std::vector<CaseSpec> cases(15);
+  std::vector<CaseSpec> cases(16);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -979,10 +1052,18 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[14].n = 200003;
   cases[14].k = 700;
   cases[14].dist = Dist::relu_ties;
+  cases[15].rows = 1;  // a 16-CTA cluster held whole whose first digit lies in CTA 7's part
+  cases[15].n = 131069;
+  cases[15].k = 2048;
+  const std::function<void(Problem&)> digit_in_part_7 = [](Problem& problem) {
+    put_digit_in_one_part(problem, kMaxCluster, 7, false);
+  };
   for (size_t i = 0; i < cases.size(); ++i) {
     cases[i].seed = 100 + i;
     CHECK(check_on_gpu("sanitizer " + std::to_string(i), cases[i],
-                       i == 7 ? put_best_in_sample : std::function<void(Problem&)>()));
+                       i == 7    ? put_best_in_sample
+                       : i == 15 ? digit_in_part_7
+                                 : std::function<void(Problem&)>()));
   }
 }
 
