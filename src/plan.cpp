@@ -239,6 +239,17 @@ void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_r
 
 }  // namespace
 
+// The 8- and 16-CTA kernels, which serve few rows, hold rows of up to ~130,000-230,000 columns
+// whole (resident_part.cuh); for such rows their scan is code no row executes, and built without
+// it they ran 6-9% faster: dsa-decode-b1 10.31 -> 9.67 us on the H200 (10.83 -> 10.08 on the
+// H100), sample-b1 -6..-8%, dsa-decode-b8 -6%, dsa-bf16-b6 -7..-9%
+// (bench/results/2026-12-03-h200-select/v125-v126). Lone CTAs and smaller clusters (which scan
+// most of their rows) were not measured so.
+bool takes_whole_rows(const KernelSpec& spec, int64_t n) {
+  return spec.kind == KernelKind::topk && spec.cluster >= kMaxPortableCluster &&
+         spec.holds_rows_whole(n);
+}
+
 bool spans_full_rows(RowBounds bounds, RowLengths lengths) {
   return lengths == RowLengths::full && bounds == RowBounds::range;
 }
@@ -282,6 +293,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
     if (choice != nullptr && choice->planned == LaunchShape::of(spec))
       spec = choice->tuned.apply(spec);
   }
+  spec.whole_rows = takes_whole_rows(spec, n);
   if (plan_override().empty()) return spec;
   // The override picks a kernel; the call's row bounds and epilogue are not its to change, and
   // the thread count and then B, unless it gives them, follow the overridden buffer and cluster.
@@ -293,6 +305,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   if (overridden.block == 0) overridden.block = block_for(overridden, rows, n, device);
   overridden.bounds = bounds;
   overridden.epilogue = epilogue;
+  overridden.whole_rows = takes_whole_rows(overridden, n);
   return overridden;
 }
 

@@ -27,6 +27,10 @@ struct DeviceInfo {
 // decode bounds): the planner splits rows wider where it measured full ones only.
 enum class RowLengths : int { full, bounded };
 
+// Whether the planner builds spec without its scan for rows of up to n columns (whole_rows): an
+// 8- or 16-CTA kernel that holds every such row whole.
+bool takes_whole_rows(const KernelSpec& spec, int64_t n);
+
 // Whether a call's rows all span n: `lengths` says so and no decode bounds cut them. The planner
 // takes wide clusters and the tuning table's choices (timed on full rows) only for such rows.
 bool spans_full_rows(RowBounds bounds, RowLengths lengths);

@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "resident_part.cuh"
+
 namespace deepselect {
 namespace {
 
@@ -128,6 +130,7 @@ void KernelSpec::validate() const {
   if (kind != KernelKind::topk) {
     require(bounds == RowBounds::range && epilogue == Epilogue::plain, "epilogue",
             fmt::format("a {} kernel takes bounds=range epilogue=plain", kind_name(kind)));
+    require(!whole_rows, "rows", fmt::format("a {} kernel takes no rows=whole", kind_name(kind)));
   }
   if (kind == KernelKind::fill_test) {
     require(cluster >= 1 && cluster <= 16, "cluster", fmt::format("{} is not in 1..16", cluster));
@@ -161,9 +164,10 @@ void KernelSpec::validate() const {
 std::string KernelSpec::to_string() const {
   return fmt::format(
       "kind={} dtype={} k_max={} B={} B2={} threads={} cluster={} stages={} bounds={} "
-      "epilogue={} arch={}",
+      "epilogue={}{} arch={}",
       kind_name(kind), dtype_name(dtype), k_max, block, block2, threads, cluster, stages,
-      bounds_name(bounds), epilogue_name(epilogue), arch.to_string());
+      bounds_name(bounds), epilogue_name(epilogue), whole_rows ? " rows=whole" : "",
+      arch.to_string());
 }
 
 KernelSpec KernelSpec::parse(std::string_view text) {
@@ -205,6 +209,11 @@ KernelSpec KernelSpec::parse(std::string_view text, const KernelSpec& base) {
       spec.bounds = parse_in(kBounds, value, "bounds", "row bounds");
     } else if (name == "epilogue") {
       spec.epilogue = parse_in(kEpilogues, value, "epilogue", "epilogue");
+    } else if (name == "rows") {
+      if (value != "whole" && value != "any") {
+        throw ArgumentError("rows", fmt::format("'{}' is not whole or any", value));
+      }
+      spec.whole_rows = value == "whole";
     } else if (name == "arch") {
       spec.arch = Arch::parse(value);
     } else {
@@ -219,9 +228,9 @@ std::string KernelSpec::symbol() const {
   if (kind == KernelKind::read_floor) {
     return fmt::format("ds_read_floor_{}_t{}", dtype_name(dtype), threads);
   }
-  return fmt::format("ds_topk_{}_k{}_b{}_c{}_t{}_x{}_s{}_{}_{}", dtype_name(dtype), k_max, block,
-                     block2, threads, cluster, stages, bounds_name(bounds),
-                     epilogue_name(epilogue));
+  return fmt::format("ds_topk_{}_k{}_b{}_c{}_t{}_x{}_s{}_{}_{}{}", dtype_name(dtype), k_max, block,
+                     block2, threads, cluster, stages, bounds_name(bounds), epilogue_name(epilogue),
+                     whole_rows ? "_whole" : "");
 }
 
 int KernelSpec::buffer_words() const {
@@ -236,11 +245,24 @@ size_t KernelSpec::dynamic_smem_bytes() const {
   return candidates + staging;
 }
 
+bool KernelSpec::holds_rows_whole(int64_t n) const {
+  const int elem_bytes = static_cast<int>(dtype_bytes(dtype));
+  const int vector = 16 / elem_bytes;
+  // Past 2^24 columns no part fits any buffer, and the int arithmetic below stays exact.
+  if (kind != KernelKind::topk || n < 0 || n > (int64_t{1} << 24)) return false;
+  const ds::PartRoom room{buffer_words(), static_cast<int>(dynamic_smem_bytes()),
+                          elem_bytes,     cluster,
+                          k_max,          elem_bytes * 8};
+  // A row starts at most vector - 1 elements past a 16-byte boundary, and a shorter row's part is
+  // no larger.
+  return ds::resident_fits(ds::resident_part(static_cast<int>(n) + vector - 1, room), room);
+}
+
 size_t KernelSpecHash::operator()(const KernelSpec& spec) const noexcept {
   size_t hash = static_cast<size_t>(spec.kind);
   for (int field : {static_cast<int>(spec.dtype), spec.k_max, spec.block, spec.block2, spec.threads,
                     spec.cluster, spec.stages, spec.arch.sm, static_cast<int>(spec.bounds),
-                    static_cast<int>(spec.epilogue)}) {
+                    static_cast<int>(spec.epilogue), spec.whole_rows ? 1 : 0}) {
     hash = hash * 1000003u ^ static_cast<size_t>(field);
   }
   return hash;

@@ -44,6 +44,9 @@ struct KernelSpec {
   Arch arch;
   RowBounds bounds = RowBounds::range;
   Epilogue epilogue = Epilogue::plain;
+  // Every row of a launch lies whole in the kernel's CTAs (holds_rows_whole), so it is built
+  // without its scan: "rows=whole" in the text form, absent otherwise.
+  bool whole_rows = false;
 
   bool operator==(const KernelSpec&) const = default;
 
@@ -63,6 +66,9 @@ struct KernelSpec {
   int buffer_words() const;
   // Dynamic shared memory a launch needs, in bytes.
   size_t dynamic_smem_bytes() const;
+  // Whether this topk kernel holds every row of up to n columns whole, each CTA its part of the
+  // row at the row's worst 16-byte alignment (templates/resident_part.cuh), whatever whole_rows.
+  bool holds_rows_whole(int64_t n) const;
 };
 
 struct KernelSpecHash {

@@ -127,10 +127,12 @@ bool is_valid(const KernelSpec& spec) {
   }
 }
 
-// Specs that differ from base in one field group, valid and distinct.
-std::vector<KernelSpec> neighbours(const KernelSpec& base) {
+// Specs that differ from base in one field group, valid and distinct, built without their scan
+// where the planner would build them so for rows of n columns.
+std::vector<KernelSpec> neighbours(const KernelSpec& base, int64_t n) {
   std::vector<KernelSpec> specs;
   auto add = [&](KernelSpec spec) {
+    spec.whole_rows = takes_whole_rows(spec, n);
     if (!is_valid(spec)) return;
     if (!(spec == base) && std::find(specs.begin(), specs.end(), spec) == specs.end()) {
       specs.push_back(spec);
@@ -161,10 +163,11 @@ std::vector<KernelSpec> neighbours(const KernelSpec& base) {
   return specs;
 }
 
-// base with each field group taken from the neighbour with the best score that changed it.
+// base with each field group taken from the neighbour with the best score that changed it, built
+// without its scan where the planner would build it so for rows of n columns.
 KernelSpec combine_winners(const KernelSpec& base,
                            const std::vector<std::pair<KernelSpec, DistTimes>>& measured,
-                           const DistTimes& base_us) {
+                           const DistTimes& base_us, int64_t n) {
   KernelSpec combined = base;
   const double base_score = geometric_mean(base_us);
   double best_block2 = base_score, best_stages = base_score, best_cluster = base_score,
@@ -191,6 +194,7 @@ KernelSpec combine_winners(const KernelSpec& base,
       }
     }
   }
+  combined.whole_rows = takes_whole_rows(combined, n);
   return combined;
 }
 
@@ -298,7 +302,7 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
                            geometric_mean(us), spec.to_string(), std::max(0.0, seconds_left())));
         return us;
       };
-      std::vector<KernelSpec> candidates = neighbours(result.default_spec);
+      std::vector<KernelSpec> candidates = neighbours(result.default_spec, shape.n);
       candidates.push_back(result.default_spec);
       prepare_kernels(candidates);
       candidates.pop_back();
@@ -322,7 +326,8 @@ std::vector<TuneResult> tune(const std::vector<TuneShape>& shapes, const TuneOpt
         if (seconds_left() <= 0) break;
         try_measure(spec);
       }
-      const KernelSpec combined = combine_winners(result.default_spec, measured, result.default_us);
+      const KernelSpec combined =
+          combine_winners(result.default_spec, measured, result.default_us, shape.n);
       if (!(combined == result.default_spec) && seconds_left() > 0 && is_valid(combined) &&
           std::none_of(measured.begin(), measured.end(),
                        [&](const auto& m) { return m.first == combined; })) {

@@ -23,6 +23,7 @@
 #include "keys.cuh"
 #include "params.cuh"
 #include "radix_select.cuh"
+#include "resident_part.cuh"
 #include "sample_keep.cuh"
 #include "threshold.cuh"
 
@@ -43,8 +44,12 @@ struct TopkScratch {
   u32 lower_in_digit;
 };
 
+// kWholeRows: every row of the launch is held whole (resident_part.cuh), which the host checks
+// (KernelSpec::holds_rows_whole), so the kernel carries no scan. Code that no row of a launch
+// executes still costs these kernels: without the scan, the 8- and 16-CTA kernels ran their rows
+// 6-9% faster (bench/results/NOTES.md, v125).
 template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int kStages, int kBounds,
-          int kEpilogue>
+          int kEpilogue, bool kWholeRows = false>
 struct TopkRow {
   typedef typename T::Raw Raw;
   static const int kPerThread = kB / kThreads;
@@ -639,11 +644,9 @@ struct TopkRow {
     return sampled;
   }
 
-  // The length of this CTA's part of the aligned row view when the row is split without a
-  // scan: whole 16-byte vectors, the last CTA's part shorter.
+  // The length of this CTA's part of the aligned row view when the row is split without a scan.
   DS_DEV int resident_part() const {
-    const int vectors = (span + kVec - 1) / kVec;
-    return (vectors + kCluster - 1) / kCluster * kVec;
+    return ds::resident_part(span, room());
   }
 
   // This CTA's part [x, y) of the aligned view, for parts of `part` elements (resident_part).
@@ -698,16 +701,10 @@ struct TopkRow {
   // costs more than the sample saves (k = 200..2048: +4..+58%), but at k <= 64 the sample keeps its
   // least margin, ~8x k of the row, and the digits ran 5-26% faster (ascending f16 rows +6%):
   // bench/results/NOTES.md, twenty-fourth session.
-  static const int kDigitBits = 11;
-  static const int kDigitBins = 1 << kDigitBits;
-  static const int kDigitGroups = kDigitBins / 32;
-  static const int kDigitWords = kDigitBins + kDigitGroups;
-  // The largest part whose candidate words, histogram and staged copy fit the buffer together.
-  static const int kDigitPartLimit =
-      (kSharedBytes - kDigitWords * 4) / (int(sizeof(u64)) + T::kBytes);
-  static const int kLongRowPart = 131072 / kCluster + kVec;
-  static const bool kDigitFloor =
-      kCluster >= 8 && (T::kKeyBits == 32 || kKMax <= 64) && kLongRowPart <= kDigitPartLimit;
+  DS_HD static constexpr PartRoom room() {
+    return PartRoom{kCapacity, kSharedBytes, T::kBytes, kCluster, kKMax, T::kKeyBits};
+  }
+  static const bool kDigitFloor = takes_digit_floor(room());
   // The digit kernels that carry select_in_floor_bin. At k_max <= 64 CTA 0 ranks what it holds
   // (kRanksFinalSelect): the floor digit leaves it more than kThreads words only on plateaus,
   // which the buffer's radix select takes, and without the select's code sample-b1 and 8 x 131072
@@ -715,17 +712,9 @@ struct TopkRow {
   // words, and ran 8.4% slower without it (bench/results/NOTES.md, Changes 73b and 73c).
   static const bool kSelectsInFloorBin = kDigitFloor && kKMax > 64;
 
-  // Whether a part of `part` elements is loaded resident: it fits the buffer, and a staged
-  // part (at the end of shared memory) lies above every candidate word the part can make, and
-  // above the sample's words (at most kSampleElements, and span / kSampleStretch, where span <=
-  // part * kCluster) or the digit histogram past the candidates (digit_histogram).
+  // Whether a part of `part` elements is loaded resident (resident_part.cuh).
   DS_DEV static bool resident_fits(int part) {
-    if (part > kCapacity) return false;
-    if (!kStagedParts) return true;
-    if (kDigitFloor) return part <= kDigitPartLimit;
-    const int staged_bytes = part * T::kBytes;
-    const int sample_words = min(kSampleElements, part * kCluster / kSampleStretch);
-    return max(part, sample_words) * int(sizeof(u64)) + staged_bytes <= kSharedBytes;
+    return ds::resident_fits(part, room());
   }
 
   // Where a staged part's elements wait for the resident load: the end of shared memory.
@@ -1282,7 +1271,7 @@ struct TopkRow {
     // A part of the row that fits the buffer whole is loaded at once, filtered by the sample's
     // threshold (no scan), and selected once (over the cluster's parts when the row is split).
     const int part = resident_part();
-    const bool resident = resident_fits(part);
+    const bool resident = kWholeRows || resident_fits(part);
     const bool reading = keep > 0 || check_nan;  // with nothing to keep, only NaN is looked for
     int total = 0;
     shares_known = false;
@@ -1308,15 +1297,17 @@ struct TopkRow {
         DS_PHASE(2);
         if (keep == 0) count = 0;
         if (kCluster == 1 && count > keep) last_select(keep, loaded);
-      } else if (reading) {
-        sampled = scan(keep, sample);
-        DS_PHASE(2);
-        // A cluster's CTA leaves its candidates to CTA 0's select while its share of CTA 0's
-        // buffer holds them: the threshold's spread put some CTA of decode-b64's 128 above k in
-        // nearly every call, and its compaction held up the call (bench/results/NOTES.md,
-        // twenty-fourth session).
-        if (count > (kCluster > 1 ? max(keep, kCapacity / kCluster) : keep))
-          last_select(keep, buffer_extremes());
+      } else if constexpr (!kWholeRows) {
+        if (reading) {
+          sampled = scan(keep, sample);
+          DS_PHASE(2);
+          // A cluster's CTA leaves its candidates to CTA 0's select while its share of CTA 0's
+          // buffer holds them: the threshold's spread put some CTA of decode-b64's 128 above k in
+          // nearly every call, and its compaction held up the call (bench/results/NOTES.md,
+          // twenty-fourth session).
+          if (count > (kCluster > 1 ? max(keep, kCapacity / kCluster) : keep))
+            last_select(keep, buffer_extremes());
+        }
       }
       DS_PHASE(3);
       total = shares_known ? known_total : kCluster > 1 ? cluster_total() : count;
@@ -1341,9 +1332,10 @@ struct TopkRow {
 };
 
 template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int kStages, int kBounds,
-          int kEpilogue>
+          int kEpilogue, bool kWholeRows = false>
 DS_DEV void topk_row(const TopkParams& params) {
-  typedef TopkRow<T, kKMax, kB, kB2, kThreads, kCluster, kStages, kBounds, kEpilogue> Row;
+  typedef TopkRow<T, kKMax, kB, kB2, kThreads, kCluster, kStages, kBounds, kEpilogue, kWholeRows>
+      Row;
   start_after_prior_grids();
   // 128-byte aligned, not at the end of the scratch: at 16 mod 32 bytes (the scratch's size)
   // the scanned shapes ran 3-11% slower (bench/results/NOTES.md, fifteenth session).

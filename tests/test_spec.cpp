@@ -92,8 +92,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   // buckets below 2048 and 2048's four indexer variants, and 16-bit scanning with four stages in
   // the 4 buckets below 2048, and f32 2-CTA clusters at three stages in the 4 buckets below 2048
   // and in 2048's two full-row variants, f32 4-CTA clusters at three stages in the 4 buckets
-  // below 2048, and f32 2-CTA clusters at two stages in the 3 buckets up to 512 (four: above).
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3) + 2);
+  // below 2048, and f32 2-CTA clusters at two stages in the 3 buckets up to 512 (four: above),
+  // and the 8- and 16-CTA kernels built for rows they hold whole (45: below).
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -153,6 +154,7 @@ TEST_CASE("spec: parse errors name the field and quote the bad value") {
       {"arch=sm_80", "arch", "sm_80"},
       {"epilogue=relu", "epilogue", "relu"},
       {"bounds=causal", "bounds", "causal"},
+      {"rows=some", "rows", "some"},
       {"bogus=1", "spec", "bogus"},
       {"k_max", "spec", "k_max"},
       {"kind=topk k_max=64 B=x", "B", "x"},
@@ -444,6 +446,48 @@ TEST_CASE("plan: split rows at k <= 2048 hold a 128K row's part whole; other pla
     CHECK(plan_spec(dtype, 2048, 1024, 131072, h200).block2 ==
           (dtype_bytes(dtype) == 2 ? 4096 : 2048));
   }
+}
+
+// The 8- and 16-CTA kernels are built without their scan (whole_rows, "rows=whole") where every row
+// of up to n columns lies whole in their CTAs at its worst 16-byte alignment
+// (KernelSpec::holds_rows_whole, templates/resident_part.cuh), bounded rows too; one column more
+// and they keep it. Smaller clusters and lone CTAs keep it everywhere.
+TEST_CASE("plan: 8- and 16-CTA kernels are built without their scan where they hold every row") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  for (DType dtype : {DType::f32, DType::bf16, DType::f16}) {
+    for (auto [k, rows, cluster] :
+         {std::tuple{2048, 1, 16}, {64, 2, 16}, {512, 9, 8}, {2048, 9, 8}, {64, 9, 8}}) {
+      INFO(dtype_name(dtype), " k=", k, " rows=", rows);
+      const KernelSpec planned = plan_spec(dtype, k, rows, 131072, h200);
+      REQUIRE(planned.cluster == cluster);
+      // The longest row it holds whole: every shorter one too, none longer.
+      int64_t longest = 131072;
+      while (planned.holds_rows_whole(longest + 1)) ++longest;
+      for (int64_t n : {int64_t{1}, int64_t{4097}, int64_t{65536}, longest / 2, longest}) {
+        CHECK(planned.holds_rows_whole(n));
+      }
+      for (int64_t n : {longest + 1, longest + 64, int64_t{1} << 20, int64_t{1} << 30}) {
+        CHECK_FALSE(planned.holds_rows_whole(n));
+      }
+      for (int64_t n : {int64_t{131072}, longest}) {
+        CHECK(plan_spec(dtype, k, rows, n, h200).whole_rows);
+        CHECK(plan_bounded(dtype, k, rows, n, h200).whole_rows);
+      }
+      const KernelSpec longer = plan_spec(dtype, k, rows, longest + 1, h200);
+      CHECK_FALSE(longer.whole_rows);
+      CHECK(longer.cluster == cluster);
+      CHECK(KernelSpec::parse(planned.to_string()) == planned);
+      CHECK(planned.to_string().find(" rows=whole ") != std::string::npos);
+      CHECK(planned.symbol() != longer.symbol());
+    }
+    INFO(dtype_name(dtype));
+    CHECK_FALSE(plan_spec(dtype, 2048, 64, 4096, h200).whole_rows);    // 2-CTA clusters
+    CHECK_FALSE(plan_spec(dtype, 1024, 20, 4096, h200).whole_rows);    // 4-CTA clusters
+    CHECK_FALSE(plan_spec(dtype, 2048, 1024, 4096, h200).whole_rows);  // lone CTAs
+  }
+  KernelSpec floor = plan_spec(DType::f32, 2048, 1, 131072, h200);
+  floor.kind = KernelKind::read_floor;
+  CHECK(validate_rejection(floor).argument == "rows");
 }
 
 // Full f32 rows of more than 65,536 columns take 16-CTA clusters on up to all the SMs (src/plan.cpp
@@ -801,6 +845,9 @@ TEST_CASE("plan: planner and default spec lists") {
         const size_t kernels =
             (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0) + (two_per_sm ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
+        // The 8-CTA kernel, and the 16-CTA one up to k = 2048, built without their scan for rows
+        // they hold whole (takes_whole_rows).
+        expected += (bucket <= 2048 ? 2 : 1) * precompiled_options(dtype, bucket).size();
         // f32 2-CTA clusters at three stages (up to k = 2048) and 4-CTA ones (up to k = 1024),
         // over full rows only; and at k <= 512, where 2-CTA clusters over most SMs take four
         // stages, 2-CTA ones at two.
@@ -817,7 +864,7 @@ TEST_CASE("plan: planner and default spec lists") {
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

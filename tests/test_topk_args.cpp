@@ -11,6 +11,8 @@
 
 #include <deepselect/deepselect.hpp>
 
+#include "topk_internal.hpp"
+
 namespace deepselect::testing {
 namespace {
 
@@ -200,6 +202,26 @@ TEST_CASE("topk args: int64 indices accept any fill_index") {
   args.fill_index = int64_t{1} << 40;
   args.k = 0;  // still rejected, but for k: fill_index itself is fine
   CHECK(rejected_argument(args) == "k");
+}
+
+// A spec built without its scan serves only rows it holds whole: topk_with_spec refuses longer
+// ones before anything is launched (here, with no GPU, nothing could be).
+TEST_CASE("topk args: a rows=whole spec is refused for rows it does not hold whole") {
+  KernelSpec spec = KernelSpec::parse(
+      "kind=topk dtype=f32 k_max=2048 B=8192 B2=4096 threads=512 cluster=16 stages=2 rows=whole");
+  TopkArgs args = valid_args();
+  args.rows = 1;
+  args.k = 2048;
+  args.n = 1 << 20;
+  args.ld = args.n;
+  REQUIRE_FALSE(spec.holds_rows_whole(args.n));
+  try {
+    topk_with_spec(args, spec, nullptr);
+    FAIL("a rows=whole spec was accepted for rows of 2^20 columns");
+  } catch (const ArgumentError& error) {
+    CHECK(error.argument() == "spec");
+    CHECK(std::string(error.what()).find("1048576") != std::string::npos);
+  }
 }
 
 TEST_CASE("topk args: the message names the argument and its value") {

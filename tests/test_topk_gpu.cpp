@@ -617,6 +617,39 @@ TEST_CASE("gpu: split rows whose floor digit lies in one CTA's part") {
   }
 }
 
+// The 8- and 16-CTA kernels built without their scan (KernelSpec::whole_rows) take rows up to the
+// longest their CTAs hold whole at the worst 16-byte alignment; a column more takes the kernel
+// with its scan. Both lengths, rows at every alignment (odd strides, a shifted x), full and
+// ragged, on f32 and 16-bit kernels of both cluster sizes.
+TEST_CASE("gpu: rows at the longest that kernels without their scan hold whole") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  const DeviceInfo device = device_info(nullptr);
+  int index = 0;
+  for (const auto& [dtype, rows, k] : {std::tuple{DType::f32, int64_t{1}, 2048},
+                                       {DType::f32, int64_t{9}, 2048},
+                                       {DType::f32, int64_t{2}, 50},
+                                       {DType::bf16, int64_t{6}, 512},
+                                       {DType::f16, int64_t{2}, 64}}) {
+    const KernelSpec planned = plan_spec(dtype, k, rows, 131072, device);
+    REQUIRE(planned.whole_rows);
+    int64_t longest = 131072;
+    while (planned.holds_rows_whole(longest + 1)) ++longest;
+    for (int64_t n : {longest, longest + 1}) {
+      CaseSpec spec = long_rows(2700 + index, dtype, rows, k, Dist::normal);
+      spec.n = n;
+      spec.ld = n + 1 + index % 2;
+      spec.layout.x_shift = index % 2;
+      spec.bounds = index % 3 == 2 ? Bounds::ragged : Bounds::full;
+      spec.dist = index % 4 < 2 ? Dist::normal : Dist::ascending;
+      spec.largest = index % 2 == 0;
+      INFO(describe(spec));
+      CHECK(plan_spec(dtype, k, rows, n, device).whole_rows == (n == longest));
+      CHECK(check_on_gpu("longest held whole " + std::to_string(index++), spec));
+    }
+  }
+}
+
 // A lone NaN in the last CTA's part of a row held whole by an 8- or 16-CTA cluster: CTA 0, which
 // writes row_status, learns of it only from that CTA's NaN digit, which the digit floor reads
 // without cluster_total (f32 rows, and 16-bit rows at k <= 64). Odd rows hold the NaN, even rows
@@ -946,6 +979,7 @@ TEST_CASE("gpu: sorted outputs at every sort size and thread count") {
               kernel.block = 8 * threads;
               kernel.block2 = 1024;
               kernel.stages = 2;
+              kernel.whole_rows = false;
               topk_with_spec(args, kernel, stream);
             });
         CHECK(first_mismatch(problem, spec.layout, reference_topk(problem), output) == "");
