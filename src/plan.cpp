@@ -293,20 +293,20 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
     if (choice != nullptr && choice->planned == LaunchShape::of(spec))
       spec = choice->tuned.apply(spec);
   }
+  if (!plan_override().empty()) {
+    // The override picks a kernel; the call's row bounds and epilogue are not its to change, and
+    // the thread count and then B, unless it gives them, follow the overridden buffer and cluster.
+    KernelSpec base = spec;
+    base.threads = 0;
+    base.block = 0;
+    spec = KernelSpec::parse(plan_override(), base);
+    if (spec.threads == 0) spec.threads = threads_for(spec, n);
+    if (spec.block == 0) spec.block = block_for(spec, rows, n, device);
+    spec.bounds = bounds;
+    spec.epilogue = epilogue;
+  }
   spec.whole_rows = takes_whole_rows(spec, n);
-  if (plan_override().empty()) return spec;
-  // The override picks a kernel; the call's row bounds and epilogue are not its to change, and
-  // the thread count and then B, unless it gives them, follow the overridden buffer and cluster.
-  KernelSpec base = spec;
-  base.threads = 0;
-  base.block = 0;
-  KernelSpec overridden = KernelSpec::parse(plan_override(), base);
-  if (overridden.threads == 0) overridden.threads = threads_for(overridden, n);
-  if (overridden.block == 0) overridden.block = block_for(overridden, rows, n, device);
-  overridden.bounds = bounds;
-  overridden.epilogue = epilogue;
-  overridden.whole_rows = takes_whole_rows(overridden, n);
-  return overridden;
+  return spec;
 }
 
 std::vector<KernelOptions> precompiled_options(DType dtype, int k_bucket) {

@@ -19,6 +19,7 @@
 #include "plan.hpp"
 #include "spec.hpp"
 #include "spec_list.hpp"
+#include "test_support.hpp"
 #include "tuning_table.hpp"
 
 namespace deepselect {
@@ -461,8 +462,7 @@ TEST_CASE("plan: 8- and 16-CTA kernels are built without their scan where they h
       const KernelSpec planned = plan_spec(dtype, k, rows, 131072, h200);
       REQUIRE(planned.cluster == cluster);
       // The longest row it holds whole: every shorter one too, none longer.
-      int64_t longest = 131072;
-      while (planned.holds_rows_whole(longest + 1)) ++longest;
+      const int64_t longest = testing::longest_row_held_whole(planned, 131072);
       for (int64_t n : {int64_t{1}, int64_t{4097}, int64_t{65536}, longest / 2, longest}) {
         CHECK(planned.holds_rows_whole(n));
       }

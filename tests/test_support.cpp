@@ -62,4 +62,11 @@ void write_bytes(const std::filesystem::path& path, const std::string& bytes) {
   REQUIRE(out.good());
 }
 
+int64_t longest_row_held_whole(const KernelSpec& spec, int64_t from) {
+  REQUIRE(spec.holds_rows_whole(from));
+  int64_t longest = from;
+  while (spec.holds_rows_whole(longest + 1)) ++longest;
+  return longest;
+}
+
 }  // namespace deepselect::testing

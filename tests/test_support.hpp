@@ -8,6 +8,7 @@
 #include <string>
 
 #include "driver.hpp"
+#include "spec.hpp"
 
 namespace deepselect::testing {
 
@@ -41,6 +42,10 @@ class ScopedEnv {
 // A whole file's bytes; write_bytes replaces the file. Both REQUIRE success.
 std::string read_bytes(const std::filesystem::path& path);
 void write_bytes(const std::filesystem::path& path, const std::string& bytes);
+
+// The longest row, from `from` columns on (which it must hold), that spec holds whole
+// (KernelSpec::holds_rows_whole).
+int64_t longest_row_held_whole(const KernelSpec& spec, int64_t from);
 
 }  // namespace deepselect::testing
 

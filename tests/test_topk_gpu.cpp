@@ -633,8 +633,7 @@ TEST_CASE("gpu: rows at the longest that kernels without their scan hold whole")
                                        {DType::f16, int64_t{2}, 64}}) {
     const KernelSpec planned = plan_spec(dtype, k, rows, 131072, device);
     REQUIRE(planned.whole_rows);
-    int64_t longest = 131072;
-    while (planned.holds_rows_whole(longest + 1)) ++longest;
+    const int64_t longest = longest_row_held_whole(planned, 131072);
     for (int64_t n : {longest, longest + 1}) {
       CaseSpec spec = long_rows(2700 + index, dtype, rows, k, Dist::normal);
       spec.n = n;
