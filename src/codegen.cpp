@@ -29,7 +29,7 @@ std::string render_topk(const KernelSpec& spec) {
 #include "topk_kernel.cuh"
 static_assert(sizeof(ds::TopkParams) == {params_size}, "host and device disagree on TopkParams");
 extern "C" __global__ void __launch_bounds__({threads}, {min_blocks}) {symbol}(const ds::TopkParams params) {{
-  ds::topk_row<{traits}, {k_max}, {block}, {block2}, {threads}, {cluster}, {stages}, {bounds}, {epilogue}, {whole_rows}>(params);
+  ds::topk_row<{traits}, {k_max}, {block}, {block2}, {threads}, {cluster}, {stages}, {bounds}, {epilogue}, {row_path}>(params);
 }}
 )",
       fmt::arg("spec", spec.to_string()), fmt::arg("params_size", sizeof(ds::TopkParams)),
@@ -40,7 +40,7 @@ extern "C" __global__ void __launch_bounds__({threads}, {min_blocks}) {symbol}(c
       fmt::arg("min_blocks", ctas_per_sm(spec.dynamic_smem_bytes(), spec.threads)),
       fmt::arg("bounds", static_cast<int>(spec.bounds)),
       fmt::arg("epilogue", static_cast<int>(spec.epilogue)),
-      fmt::arg("whole_rows", spec.whole_rows ? "true" : "false"));
+      fmt::arg("row_path", static_cast<int>(spec.row_path)));
 }
 
 std::string render_fill_test(const KernelSpec& spec) {

@@ -243,11 +243,21 @@ void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_r
 // whole (resident_part.cuh); for such rows their scan is code no row executes, and built without
 // it they ran 6-9% faster: dsa-decode-b1 10.31 -> 9.67 us on the H200 (10.83 -> 10.08 on the
 // H100), sample-b1 -6..-8%, dsa-decode-b8 -6%, dsa-bf16-b6 -7..-9%
-// (bench/results/2026-12-03-h200-select/v125-v126). Lone CTAs and smaller clusters (which scan
-// most of their rows) were not measured so.
-bool takes_whole_rows(const KernelSpec& spec, int64_t n) {
-  return spec.kind == KernelKind::topk && spec.cluster >= kMaxPortableCluster &&
-         spec.holds_rows_whole(n);
+// (bench/results/2026-12-03-h200-select/v125-v126).
+// Conversely a lone CTA scans every full row longer than its buffer, and over 16-bit rows, built
+// without its resident load (-22..-27% of its instructions), it ran them faster. Measured on
+// H100s against the kernel with it (v128, v129): dsa-bf16-b256 k = 512 / 1024 / 2048
+// -2.5..-4.2 / -2.8..-4.7 / -2.1..-3.4%; 1024 x 32768 bf16 k = 2048 -3.9..-5.4%, 4096 x 8192
+// bf16 k = 512 -1.4..-2.3%, 256 x 131072 f16 k = 64 -2.1..-4.2%, 200 x 262144 bf16 k = 4096
+// -0.6..-1.7%. Not taken: f32 (2-CTA clusters -1.8..+0.8%, sample-b256's lone CTAs
+// -2.7..+0.3%; the 80-register lone CTA at k = 2048 spilled without it, dsa-prefill-128k
+// +2.2..+2.6%), and rows of unknown lengths, short ones among them, which the resident load
+// takes faster.
+RowPath row_path_for(const KernelSpec& spec, int64_t n, bool full_rows) {
+  if (spec.kind != KernelKind::topk) return RowPath::any;
+  if (spec.cluster >= kMaxPortableCluster && spec.holds_rows_whole(n)) return RowPath::whole;
+  const bool scans_every_row = spec.cluster == 1 && full_rows && n > spec.buffer_words();
+  return scans_every_row && dtype_bytes(spec.dtype) == 2 ? RowPath::scanned : RowPath::any;
 }
 
 bool spans_full_rows(RowBounds bounds, RowLengths lengths) {
@@ -305,7 +315,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
     spec.bounds = bounds;
     spec.epilogue = epilogue;
   }
-  spec.whole_rows = takes_whole_rows(spec, n);
+  spec.row_path = row_path_for(spec, n, full_rows);
   return spec;
 }
 
@@ -327,7 +337,8 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   // block_for keeps at B = 4096 and paired_blocks_when_scanning at two stages; long, short and
   // medium rows (the 512-thread buffer's length) give a lone CTA's kernels: scanning at 256
   // threads, whole at 256 and 512 (threads_for, buffer_when_scanning, block_for,
-  // paired_blocks_when_scanning).
+  // paired_blocks_when_scanning); a column more, the shortest full rows it scans with the
+  // buffer of rows under 131,072 columns (row_path_for).
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   constexpr int64_t kShortRow = 1;
@@ -341,7 +352,7 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
           const int64_t medium_row = buffer_words_at(
               plan_spec(dtype, bucket, rows, kShortRow, device, options.bounds, options.epilogue),
               512);
-          for (int64_t n : {kLongRow, kShortRow, medium_row}) {
+          for (int64_t n : {kLongRow, kShortRow, medium_row, medium_row + 1}) {
             for (RowLengths lengths : {RowLengths::bounded, RowLengths::full}) {
               const KernelSpec spec = plan_spec(dtype, bucket, rows, n, device, options.bounds,
                                                 options.epilogue, lengths);

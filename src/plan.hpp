@@ -27,9 +27,10 @@ struct DeviceInfo {
 // decode bounds): the planner splits rows wider where it measured full ones only.
 enum class RowLengths : int { full, bounded };
 
-// Whether the planner builds spec without its scan for rows of up to n columns (whole_rows): an
-// 8- or 16-CTA kernel that holds every such row whole.
-bool takes_whole_rows(const KernelSpec& spec, int64_t n);
+// The path the planner builds spec for, over rows of up to n columns (all n long where
+// full_rows): whole for an 8- or 16-CTA kernel that holds every such row whole, scanned for a
+// lone CTA over 16-bit full rows longer than its buffer, else any.
+RowPath row_path_for(const KernelSpec& spec, int64_t n, bool full_rows);
 
 // Whether a call's rows all span n: `lengths` says so and no decode bounds cut them. The planner
 // takes wide clusters and the tuning table's choices (timed on full rows) only for such rows.

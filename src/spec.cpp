@@ -25,6 +25,8 @@ constexpr Spelling<RowBounds> kBounds[] = {{RowBounds::range, "range"},
                                            {RowBounds::decode, "decode"}};
 constexpr Spelling<Epilogue> kEpilogues[] = {{Epilogue::plain, "plain"},
                                              {Epilogue::page_table, "page_table"}};
+constexpr Spelling<RowPath> kRowPaths[] = {
+    {RowPath::any, "any"}, {RowPath::whole, "whole"}, {RowPath::scanned, "scanned"}};
 
 // The spelling of value, or nullptr when value has none (not a value of the enum).
 template <class E, size_t N>
@@ -69,6 +71,11 @@ const char* bounds_name(RowBounds bounds) {
 
 const char* epilogue_name(Epilogue epilogue) {
   return name_in(kEpilogues, epilogue);
+}
+
+// The row path after `prefix` (" rows=" in the text form, "_" in the symbol); nothing for any.
+std::string row_path_text(const char* prefix, RowPath path) {
+  return path == RowPath::any ? "" : fmt::format("{}{}", prefix, name_in(kRowPaths, path));
 }
 
 int parse_int(std::string_view field, std::string_view text) {
@@ -127,10 +134,13 @@ void KernelSpec::validate() const {
           fmt::format("unsupported value {}", static_cast<int>(bounds)));
   require(is_spelled(kEpilogues, epilogue), "epilogue",
           fmt::format("unsupported value {}", static_cast<int>(epilogue)));
+  require(is_spelled(kRowPaths, row_path), "rows",
+          fmt::format("unsupported value {}", static_cast<int>(row_path)));
   if (kind != KernelKind::topk) {
     require(bounds == RowBounds::range && epilogue == Epilogue::plain, "epilogue",
             fmt::format("a {} kernel takes bounds=range epilogue=plain", kind_name(kind)));
-    require(!whole_rows, "rows", fmt::format("a {} kernel takes no rows=whole", kind_name(kind)));
+    require(row_path == RowPath::any, "rows",
+            fmt::format("a {} kernel takes no rows=whole or rows=scanned", kind_name(kind)));
   }
   if (kind == KernelKind::fill_test) {
     require(cluster >= 1 && cluster <= 16, "cluster", fmt::format("{} is not in 1..16", cluster));
@@ -166,7 +176,7 @@ std::string KernelSpec::to_string() const {
       "kind={} dtype={} k_max={} B={} B2={} threads={} cluster={} stages={} bounds={} "
       "epilogue={}{} arch={}",
       kind_name(kind), dtype_name(dtype), k_max, block, block2, threads, cluster, stages,
-      bounds_name(bounds), epilogue_name(epilogue), whole_rows ? " rows=whole" : "",
+      bounds_name(bounds), epilogue_name(epilogue), row_path_text(" rows=", row_path),
       arch.to_string());
 }
 
@@ -210,10 +220,7 @@ KernelSpec KernelSpec::parse(std::string_view text, const KernelSpec& base) {
     } else if (name == "epilogue") {
       spec.epilogue = parse_in(kEpilogues, value, "epilogue", "epilogue");
     } else if (name == "rows") {
-      if (value != "whole" && value != "any") {
-        throw ArgumentError("rows", fmt::format("'{}' is not whole or any", value));
-      }
-      spec.whole_rows = value == "whole";
+      spec.row_path = parse_in(kRowPaths, value, "rows", "row path");
     } else if (name == "arch") {
       spec.arch = Arch::parse(value);
     } else {
@@ -230,7 +237,7 @@ std::string KernelSpec::symbol() const {
   }
   return fmt::format("ds_topk_{}_k{}_b{}_c{}_t{}_x{}_s{}_{}_{}{}", dtype_name(dtype), k_max, block,
                      block2, threads, cluster, stages, bounds_name(bounds), epilogue_name(epilogue),
-                     whole_rows ? "_whole" : "");
+                     row_path_text("_", row_path));
 }
 
 int KernelSpec::buffer_words() const {
@@ -262,7 +269,7 @@ size_t KernelSpecHash::operator()(const KernelSpec& spec) const noexcept {
   size_t hash = static_cast<size_t>(spec.kind);
   for (int field : {static_cast<int>(spec.dtype), spec.k_max, spec.block, spec.block2, spec.threads,
                     spec.cluster, spec.stages, spec.arch.sm, static_cast<int>(spec.bounds),
-                    static_cast<int>(spec.epilogue), spec.whole_rows ? 1 : 0}) {
+                    static_cast<int>(spec.epilogue), static_cast<int>(spec.row_path)}) {
     hash = hash * 1000003u ^ static_cast<size_t>(field);
   }
   return hash;

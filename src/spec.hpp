@@ -17,6 +17,11 @@ enum class KernelKind : int { topk = 0, fill_test = 1, read_floor = 2 };
 enum class RowBounds : int { range = 0, decode = 1 };
 // What is written as an index: the column (plus index_offset), or its page-table translation.
 enum class Epilogue : int { plain = 0, page_table = 1 };
+// Which of a topk kernel's two paths its rows take, where the host knows: either (any), the
+// resident load alone (whole: every row lies whole in its CTAs, so it is built without its scan),
+// or the scan alone (scanned: it is built without its resident load; the scan takes any row).
+// Values match templates/params.cuh.
+enum class RowPath : int { any = 0, whole = 1, scanned = 2 };
 
 // A target architecture: sm_90a or sm_100a.
 struct Arch {
@@ -44,9 +49,8 @@ struct KernelSpec {
   Arch arch;
   RowBounds bounds = RowBounds::range;
   Epilogue epilogue = Epilogue::plain;
-  // Every row of a launch lies whole in the kernel's CTAs (holds_rows_whole), so it is built
-  // without its scan: "rows=whole" in the text form, absent otherwise.
-  bool whole_rows = false;
+  // "rows=whole" or "rows=scanned" in the text form, absent for RowPath::any.
+  RowPath row_path = RowPath::any;
 
   bool operator==(const KernelSpec&) const = default;
 
@@ -67,7 +71,7 @@ struct KernelSpec {
   // Dynamic shared memory a launch needs, in bytes.
   size_t dynamic_smem_bytes() const;
   // Whether this topk kernel holds every row of up to n columns whole, each CTA its part of the
-  // row at the row's worst 16-byte alignment (templates/resident_part.cuh), whatever whole_rows.
+  // row at the row's worst 16-byte alignment (templates/resident_part.cuh), whatever row_path.
   bool holds_rows_whole(int64_t n) const;
 };
 

@@ -127,12 +127,12 @@ bool is_valid(const KernelSpec& spec) {
   }
 }
 
-// Specs that differ from base in one field group, valid and distinct, built without their scan
-// where the planner would build them so for rows of n columns.
+// Specs that differ from base in one field group, valid and distinct, each built for the row
+// path the planner would give it over full rows of n columns.
 std::vector<KernelSpec> neighbours(const KernelSpec& base, int64_t n) {
   std::vector<KernelSpec> specs;
   auto add = [&](KernelSpec spec) {
-    spec.whole_rows = takes_whole_rows(spec, n);
+    spec.row_path = row_path_for(spec, n, true);
     if (!is_valid(spec)) return;
     if (!(spec == base) && std::find(specs.begin(), specs.end(), spec) == specs.end()) {
       specs.push_back(spec);
@@ -194,7 +194,7 @@ KernelSpec combine_winners(const KernelSpec& base,
       }
     }
   }
-  combined.whole_rows = takes_whole_rows(combined, n);
+  combined.row_path = row_path_for(combined, n, true);
   return combined;
 }
 

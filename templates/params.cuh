@@ -12,9 +12,10 @@ enum TopkFlags : u32 {
   kFlagOrderByIndex = 1u << 4,
 };
 
-// The values of deepselect::RowBounds and deepselect::Epilogue (src/spec.hpp).
+// The values of deepselect::RowBounds, deepselect::Epilogue and deepselect::RowPath (src/spec.hpp).
 enum RowBoundsKind { kBoundsRange = 0, kBoundsDecode = 1 };
 enum EpilogueKind { kEpiloguePlain = 0, kEpiloguePageTable = 1 };
+enum RowPathKind { kRowsAny = 0, kRowsWhole = 1, kRowsScanned = 2 };
 
 struct TopkParams {
   const void* x;

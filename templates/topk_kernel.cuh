@@ -44,12 +44,14 @@ struct TopkScratch {
   u32 lower_in_digit;
 };
 
-// kWholeRows: every row of the launch is held whole (resident_part.cuh), which the host checks
-// (KernelSpec::holds_rows_whole), so the kernel carries no scan. Code that no row of a launch
-// executes still costs these kernels: without the scan, the 8- and 16-CTA kernels ran their rows
-// 6-9% faster (bench/results/NOTES.md, v125).
+// kRowPath: kRowsWhole where every row of the launch is held whole (resident_part.cuh), which
+// the host checks (KernelSpec::holds_rows_whole), so the kernel carries no scan; kRowsScanned
+// where the host wants every row scanned (the scan takes any row), so it carries no resident
+// load. Code that no row of a launch executes still costs these kernels: without the scan, the
+// 8- and 16-CTA kernels ran their rows 6-9% faster (bench/results/NOTES.md, v125), and without
+// the resident load the lone 16-bit CTAs scanning long rows 3-4% (v128).
 template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int kStages, int kBounds,
-          int kEpilogue, bool kWholeRows = false>
+          int kEpilogue, int kRowPath = kRowsAny>
 struct TopkRow {
   typedef typename T::Raw Raw;
   static const int kPerThread = kB / kThreads;
@@ -1271,7 +1273,8 @@ struct TopkRow {
     // A part of the row that fits the buffer whole is loaded at once, filtered by the sample's
     // threshold (no scan), and selected once (over the cluster's parts when the row is split).
     const int part = resident_part();
-    const bool resident = kWholeRows || resident_fits(part);
+    constexpr bool kWholeRows = kRowPath == kRowsWhole;
+    const bool resident = kWholeRows || (kRowPath == kRowsAny && resident_fits(part));
     const bool reading = keep > 0 || check_nan;  // with nothing to keep, only NaN is looked for
     int total = 0;
     shares_known = false;
@@ -1332,10 +1335,9 @@ struct TopkRow {
 };
 
 template <class T, int kKMax, int kB, int kB2, int kThreads, int kCluster, int kStages, int kBounds,
-          int kEpilogue, bool kWholeRows = false>
+          int kEpilogue, int kRowPath = kRowsAny>
 DS_DEV void topk_row(const TopkParams& params) {
-  typedef TopkRow<T, kKMax, kB, kB2, kThreads, kCluster, kStages, kBounds, kEpilogue, kWholeRows>
-      Row;
+  typedef TopkRow<T, kKMax, kB, kB2, kThreads, kCluster, kStages, kBounds, kEpilogue, kRowPath> Row;
   start_after_prior_grids();
   // 128-byte aligned, not at the end of the scratch: at 16 mod 32 bytes (the scratch's size)
   // the scanned shapes ran 3-11% slower (bench/results/NOTES.md, fifteenth session).

@@ -94,8 +94,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   // the 4 buckets below 2048, and f32 2-CTA clusters at three stages in the 4 buckets below 2048
   // and in 2048's two full-row variants, f32 4-CTA clusters at three stages in the 4 buckets
   // below 2048, and f32 2-CTA clusters at two stages in the 3 buckets up to 512 (four: above),
-  // and the 8- and 16-CTA kernels built for rows they hold whole (45: below).
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45) + 2);
+  // and the 8- and 16-CTA kernels built for rows they hold whole (45), and the 16-bit lone CTAs'
+  // scanning kernels built for full rows they scan (24: below).
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -449,8 +450,8 @@ TEST_CASE("plan: split rows at k <= 2048 hold a 128K row's part whole; other pla
   }
 }
 
-// The 8- and 16-CTA kernels are built without their scan (whole_rows, "rows=whole") where every row
-// of up to n columns lies whole in their CTAs at its worst 16-byte alignment
+// The 8- and 16-CTA kernels are built without their scan (RowPath::whole, "rows=whole") where every
+// row of up to n columns lies whole in their CTAs at its worst 16-byte alignment
 // (KernelSpec::holds_rows_whole, templates/resident_part.cuh), bounded rows too; one column more
 // and they keep it. Smaller clusters and lone CTAs keep it everywhere.
 TEST_CASE("plan: 8- and 16-CTA kernels are built without their scan where they hold every row") {
@@ -470,22 +471,60 @@ TEST_CASE("plan: 8- and 16-CTA kernels are built without their scan where they h
         CHECK_FALSE(planned.holds_rows_whole(n));
       }
       for (int64_t n : {int64_t{131072}, longest}) {
-        CHECK(plan_spec(dtype, k, rows, n, h200).whole_rows);
-        CHECK(plan_bounded(dtype, k, rows, n, h200).whole_rows);
+        CHECK(plan_spec(dtype, k, rows, n, h200).row_path == RowPath::whole);
+        CHECK(plan_bounded(dtype, k, rows, n, h200).row_path == RowPath::whole);
       }
       const KernelSpec longer = plan_spec(dtype, k, rows, longest + 1, h200);
-      CHECK_FALSE(longer.whole_rows);
+      CHECK(longer.row_path == RowPath::any);
       CHECK(longer.cluster == cluster);
       CHECK(KernelSpec::parse(planned.to_string()) == planned);
       CHECK(planned.to_string().find(" rows=whole ") != std::string::npos);
       CHECK(planned.symbol() != longer.symbol());
     }
     INFO(dtype_name(dtype));
-    CHECK_FALSE(plan_spec(dtype, 2048, 64, 4096, h200).whole_rows);    // 2-CTA clusters
-    CHECK_FALSE(plan_spec(dtype, 1024, 20, 4096, h200).whole_rows);    // 4-CTA clusters
-    CHECK_FALSE(plan_spec(dtype, 2048, 1024, 4096, h200).whole_rows);  // lone CTAs
+    CHECK(plan_spec(dtype, 2048, 64, 4096, h200).row_path == RowPath::any);    // 2-CTA clusters
+    CHECK(plan_spec(dtype, 1024, 20, 4096, h200).row_path == RowPath::any);    // 4-CTA clusters
+    CHECK(plan_spec(dtype, 2048, 1024, 4096, h200).row_path == RowPath::any);  // lone CTAs
   }
   KernelSpec floor = plan_spec(DType::f32, 2048, 1, 131072, h200);
+  floor.kind = KernelKind::read_floor;
+  CHECK(validate_rejection(floor).argument == "rows");
+}
+
+// Lone CTAs over full 16-bit rows longer than their buffer are built without their resident load
+// (RowPath::scanned, "rows=scanned"): dsa-bf16-b256's rows at each k bucket, from the first length
+// past the buffer on. Rows the buffer holds, bounded rows (short ones among them), f32 rows and
+// clusters keep it.
+TEST_CASE("plan: lone CTAs scanning full 16-bit rows are built without their resident load") {
+  const DeviceInfo h200{kSm90, kH200Sms};
+  for (DType dtype : {DType::bf16, DType::f16}) {
+    for (int k : {50, 256, 512, 1000, 2048, 4096}) {
+      for (int64_t rows : {256, 1024}) {
+        INFO(dtype_name(dtype), " k=", k, " rows=", rows);
+        const KernelSpec scanning = plan_spec(dtype, k, rows, 131072, h200);
+        REQUIRE(scanning.cluster == 1);
+        CHECK(scanning.row_path == RowPath::scanned);
+        CHECK(plan_spec(dtype, k, rows, int64_t{1} << 30, h200).row_path == RowPath::scanned);
+        CHECK(plan_bounded(dtype, k, rows, 131072, h200).row_path == RowPath::any);
+        for (int64_t n : {int64_t{1}, int64_t{4096}, int64_t{6007}, int64_t{8192}, int64_t{8193},
+                          int64_t{20000}, int64_t{40001}}) {
+          INFO("n=", n);
+          const KernelSpec planned = plan_spec(dtype, k, rows, n, h200);
+          CHECK((planned.row_path == RowPath::scanned) == (n > planned.buffer_words()));
+        }
+        KernelSpec resident = scanning;
+        resident.row_path = RowPath::any;
+        CHECK(KernelSpec::parse(scanning.to_string()) == scanning);
+        CHECK(scanning.to_string().find(" rows=scanned ") != std::string::npos);
+        CHECK(scanning.symbol() == resident.symbol() + "_scanned");
+      }
+    }
+    INFO(dtype_name(dtype));
+    CHECK(plan_spec(dtype, 512, 64, 131072, h200).row_path == RowPath::any);  // 2-CTA clusters
+  }
+  CHECK(plan_spec(DType::f32, 2048, 1024, 131072, h200).row_path == RowPath::any);
+  CHECK(plan_spec(DType::f32, 1024, 256, 151936, h200).row_path == RowPath::any);
+  KernelSpec floor = plan_spec(DType::bf16, 512, 256, 131072, h200);
   floor.kind = KernelKind::read_floor;
   CHECK(validate_rejection(floor).argument == "rows");
 }
@@ -846,8 +885,14 @@ TEST_CASE("plan: planner and default spec lists") {
             (bucket <= 2048 ? 6 : 5) + (scans_apart ? 1 : 0) + (two_per_sm ? 1 : 0);
         expected += kernels * precompiled_options(dtype, bucket).size();
         // The 8-CTA kernel, and the 16-CTA one up to k = 2048, built without their scan for rows
-        // they hold whole (takes_whole_rows).
+        // they hold whole; the 16-bit lone CTAs' scanning kernels (two stages and, up to
+        // k = 1024, four; at k = 2048 both B2s) built without their resident load for full rows
+        // (row_path_for).
         expected += (bucket <= 2048 ? 2 : 1) * precompiled_options(dtype, bucket).size();
+        for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
+          if (dtype != DType::f32 && options.bounds == RowBounds::range)
+            expected += bucket <= 2048 ? 2 : 1;
+        }
         // f32 2-CTA clusters at three stages (up to k = 2048) and 4-CTA ones (up to k = 1024),
         // over full rows only; and at k <= 512, where 2-CTA clusters over most SMs take four
         // stages, 2-CTA ones at two.
@@ -864,7 +909,7 @@ TEST_CASE("plan: planner and default spec lists") {
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

@@ -56,7 +56,7 @@ TEST_CASE("gpu: specs a tuning table may choose select what the planner's defaul
   at_48k.threads = 256;
   at_48k.block2 = 2048;
   at_48k.cluster = 1;
-  at_48k.whole_rows = false;  // the planned 8-CTA kernel's; a lone CTA scans these rows
+  at_48k.row_path = RowPath::any;  // the planned 8-CTA kernel's; a lone CTA scans these rows
   REQUIRE(at_48k.dynamic_smem_bytes() == 48 * 1024);
   KernelSpec wide = planned;
   wide.block = 8192;
@@ -64,7 +64,7 @@ TEST_CASE("gpu: specs a tuning table may choose select what the planner's defaul
   wide.threads = 1024;
   wide.stages = 3;
   wide.cluster = 4;
-  wide.whole_rows = false;
+  wide.row_path = RowPath::any;
   for (const KernelSpec& spec : {at_48k, wide}) {
     INFO(spec.to_string());
     d_indices.fill(0xab);

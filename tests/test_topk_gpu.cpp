@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -189,6 +190,22 @@ void check_every_distribution_and_sample(const std::string& name, CaseSpec spec,
   CHECK(check_on_gpu(name + " misled " + std::to_string(index++), spec, put_best_in_sample));
   CHECK(check_on_gpu(name + " sample in a tie " + std::to_string(index++), spec,
                      put_threshold_among_ties));
+}
+
+// Runs spec's case through topk_with_spec on the planner's kernel as `choose` changes it, and
+// compares every output with the reference.
+void check_on_kernel(const std::string& label, const CaseSpec& spec,
+                     const std::function<void(KernelSpec&)>& choose) {
+  CAPTURE(label);
+  CAPTURE(describe(spec));
+  const Problem problem = make_problem(spec);
+  const GpuOutput output =
+      run_on_gpu(problem, spec.layout, [&](const TopkArgs& args, CUstream stream) {
+        KernelSpec kernel = planned_spec(args, stream);
+        choose(kernel);
+        topk_with_spec(args, kernel, stream);
+      });
+  CHECK(first_mismatch(problem, spec.layout, reference_topk(problem), output) == "");
 }
 
 }  // namespace
@@ -378,6 +395,48 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
         REQUIRE(plan.stages == 4);
         check_every_distribution_and_sample("paired blocks", spec, 1700, index);
       }
+    }
+  }
+}
+
+// A kernel built without its resident load (RowPath::scanned, which the planner gives lone CTAs
+// over full 16-bit rows longer than their buffer) scans every row, whatever its length, so
+// topk_with_spec takes it for any rows: rows of k - 1, k + 1 and a few thousand columns, empty,
+// short and ragged rows, per-row k, every distribution and order, x unaligned, on the suite's
+// lone 16-bit kernels, two f32 ones and a 2-CTA cluster.
+TEST_CASE("gpu: kernels built without their resident load take rows of any length") {
+  DS_REQUIRE_GPU();
+  PrimaryContext context;
+  int index = 0;
+  for (const char* kernel_text :
+       {"dtype=bf16 k_max=512 B=8192 B2=2048 threads=256 cluster=1 stages=4",
+        "dtype=f16 k_max=2048 B=8192 B2=4096 threads=256 cluster=1 stages=2",
+        "dtype=bf16 k_max=64 B=8192 B2=1024 threads=256 cluster=1 stages=2",
+        "dtype=f32 k_max=2048 B=4096 B2=2048 threads=256 cluster=1 stages=2",
+        "dtype=f32 k_max=1024 B=8192 B2=1024 threads=256 cluster=1 stages=2",
+        "dtype=f32 k_max=512 B=8192 B2=2048 threads=512 cluster=2 stages=4"}) {
+    const KernelSpec text_spec = KernelSpec::parse(kernel_text);
+    for (Dist dist : kAllDists) {
+      CaseSpec spec;
+      spec.seed = 3100 + static_cast<uint64_t>(index);
+      spec.dtype = text_spec.dtype;
+      spec.rows = 9;
+      spec.k = std::array{text_spec.k_max, text_spec.k_max - 13, 1}[index % 3];
+      spec.n = std::array<int64_t, 4>{spec.k - 1, spec.k + 1, 6007, 40001}[index % 4];
+      spec.n = std::max<int64_t>(spec.n, 1);
+      spec.ld = spec.n + index % 3;
+      spec.dist = dist;
+      spec.bounds = std::array{Bounds::ragged, Bounds::full, Bounds::begin_only}[index % 3];
+      spec.per_row_k = index % 4 == 1;
+      spec.order = std::array{Order::unsorted, Order::by_value, Order::by_index}[index / 3 % 3];
+      spec.largest = index % 2 == 0;
+      spec.nan_policy = index % 5 < 2 ? NanPolicy::nan_is_smallest : NanPolicy::nan_is_largest;
+      spec.layout.x_shift = index % 2;
+      CAPTURE(kernel_text);
+      check_on_kernel("scanned " + std::to_string(index++), spec, [&](KernelSpec& kernel) {
+        kernel = KernelSpec::parse(kernel_text, kernel);
+        kernel.row_path = RowPath::scanned;
+      });
     }
   }
 }
@@ -617,7 +676,7 @@ TEST_CASE("gpu: split rows whose floor digit lies in one CTA's part") {
   }
 }
 
-// The 8- and 16-CTA kernels built without their scan (KernelSpec::whole_rows) take rows up to the
+// The 8- and 16-CTA kernels built without their scan (RowPath::whole) take rows up to the
 // longest their CTAs hold whole at the worst 16-byte alignment; a column more takes the kernel
 // with its scan. Both lengths, rows at every alignment (odd strides, a shifted x), full and
 // ragged, on f32 and 16-bit kernels of both cluster sizes.
@@ -632,7 +691,7 @@ TEST_CASE("gpu: rows at the longest that kernels without their scan hold whole")
                                        {DType::bf16, int64_t{6}, 512},
                                        {DType::f16, int64_t{2}, 64}}) {
     const KernelSpec planned = plan_spec(dtype, k, rows, 131072, device);
-    REQUIRE(planned.whole_rows);
+    REQUIRE(planned.row_path == RowPath::whole);
     const int64_t longest = longest_row_held_whole(planned, 131072);
     for (int64_t n : {longest, longest + 1}) {
       CaseSpec spec = long_rows(2700 + index, dtype, rows, k, Dist::normal);
@@ -643,7 +702,7 @@ TEST_CASE("gpu: rows at the longest that kernels without their scan hold whole")
       spec.dist = index % 4 < 2 ? Dist::normal : Dist::ascending;
       spec.largest = index % 2 == 0;
       INFO(describe(spec));
-      CHECK(plan_spec(dtype, k, rows, n, device).whole_rows == (n == longest));
+      CHECK((plan_spec(dtype, k, rows, n, device).row_path == RowPath::whole) == (n == longest));
       CHECK(check_on_gpu("longest held whole " + std::to_string(index++), spec));
     }
   }
@@ -962,26 +1021,18 @@ TEST_CASE("gpu: sorted outputs at every sort size and thread count") {
         spec.bounds = index / 4 % 2 == 0 ? Bounds::ragged : Bounds::full;
         spec.order = order;
         spec.largest = index % 5 != 0;
-        const std::string label = "sort " + std::to_string(index++);
-        CAPTURE(label);
-        CAPTURE(describe(spec));
         CAPTURE(threads);
-        const Problem problem = make_problem(spec);
         // A lone CTA of `threads`, eight elements a thread per block; one k bucket for every k
         // (eight kernels to compile).
-        const GpuOutput output =
-            run_on_gpu(problem, spec.layout, [&](const TopkArgs& args, CUstream stream) {
-              KernelSpec kernel = planned_spec(args, stream);
-              kernel.k_max = 4096;
-              kernel.cluster = 1;
-              kernel.threads = threads;
-              kernel.block = 8 * threads;
-              kernel.block2 = 1024;
-              kernel.stages = 2;
-              kernel.whole_rows = false;
-              topk_with_spec(args, kernel, stream);
-            });
-        CHECK(first_mismatch(problem, spec.layout, reference_topk(problem), output) == "");
+        check_on_kernel("sort " + std::to_string(index++), spec, [&](KernelSpec& kernel) {
+          kernel.k_max = 4096;
+          kernel.cluster = 1;
+          kernel.threads = threads;
+          kernel.block = 8 * threads;
+          kernel.block2 = 1024;
+          kernel.stages = 2;
+          kernel.row_path = RowPath::any;
+        });
       }
     }
   }
@@ -992,7 +1043,7 @@ TEST_CASE("gpu: sanitizer subset") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
   const int sms = device_info(nullptr).sm_count;
-  std::vector<CaseSpec> cases(16);
+  std::vector<CaseSpec> cases(17);
   cases[0].rows = 3;  // ragged rows, every output option, unaligned x, odd strides
   cases[0].n = 300;
   cases[0].ld = 301;
@@ -1088,6 +1139,15 @@ TEST_CASE("gpu: sanitizer subset") {
   cases[15].rows = 1;  // a 16-CTA cluster held whole whose first digit lies in CTA 7's part
   cases[15].n = 131069;
   cases[15].k = 2048;
+  cases[16].dtype = DType::bf16;  // full rows past a lone CTA's buffer: no resident load
+  cases[16].rows = sms / 2 + 3;
+  cases[16].n = 8197;
+  cases[16].ld = 8200;
+  cases[16].k = 500;
+  cases[16].dist = Dist::relu_ties;
+  cases[16].layout.x_shift = 1;
+  CHECK(plan_spec(DType::bf16, 500, cases[16].rows, 8197, device_info(nullptr)).row_path ==
+        RowPath::scanned);
   const std::function<void(Problem&)> digit_in_part_7 = [](Problem& problem) {
     put_digit_in_one_part(problem, kMaxCluster, 7, false);
   };
