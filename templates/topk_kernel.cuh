@@ -29,6 +29,18 @@
 
 namespace ds {
 
+// What the CTA that split a digit floor's digit alone tells CTA 0 (`told` set): its share's
+// unused slots [gap_at, gap_at + gap) in CTA 0's buffer, and the digit it split to, [floor,
+// floor + span], with how many of the digit's keys the row keeps.
+struct SplitFloor {
+  u32 told;
+  u32 gap_at;
+  u32 gap;
+  u32 floor;
+  u32 span;
+  u32 want;
+};
+
 template <int kThreads>
 struct TopkScratch {
   RadixScratch radix;
@@ -39,9 +51,13 @@ struct TopkScratch {
   u32 final_count;
   u32 kept_count;         // of those, the ones the cluster-wide select kept
   int block_of_step[64];  // the block order, filled 32 steps at a time by warp 0
-  // digit_floor's counts of the CTAs of lower rank: their keys above the digit, and in it.
+  // digit_floor's counts of the CTAs of lower rank: their keys above the digit, and in it; and
+  // the most of the digit's keys that one CTA holds.
   u32 lower_above_digit;
   u32 lower_in_digit;
+  u32 most_in_digit;
+  // Written into CTA 0's by the CTA that split the floor's digit alone.
+  SplitFloor split;
 };
 
 // kRowPath: kRowsWhole where every row of the launch is held whole (resident_part.cuh), which
@@ -946,9 +962,13 @@ struct TopkRow {
   // first-round digit of its own. The histograms tell each CTA how many of the cluster's elements
   // at or above the floor the CTAs of lower rank hold: where its candidates go in CTA 0's buffer,
   // with no cluster barrier to count them first (shares_known).
+  // Where a later round's digit lies in one CTA's part alone (the last part of an ascending row),
+  // that CTA, the holder, splits it by itself after one cluster barrier: its rounds read no other
+  // CTA, and the other CTAs take their elements at the digit's floor at once (they hold none in
+  // it). The shares stay those of the digit; the holder's takes fewer words, and CTA 0 learns how
+  // many and the holder's digit (take_split_floor).
   DS_DEV Extremes load_resident_best_digits(int part, int keep) {
     u32* hist = digit_histogram(part);
-    const u32 hist_at = shared_address(hist);
     // Keys k with floor <= k <= floor + span are counted; after the last round, the floor's digit.
     u32 floor = 0u;
     u32 span = ~0u;
@@ -956,22 +976,13 @@ struct TopkRow {
     u32 want = u32(keep);
     u32 cluster_taken = 0;  // the cluster's elements at or above the floor
     u32 lower = 0;          // those in the CTAs of lower rank
+    bool alone = false;     // this CTA held the floor's digit and split it alone
+    // Before the rounds' cluster barriers, after which a holder may tell CTA 0.
+    if (rank == 0u && threadIdx.x == 0) scratch.split.told = 0u;
     for (int round = 0;; ++round) {
       // The other CTAs read the first round's histogram until they have its floor.
       if (round > 0) cluster_sync();
-      for (int i = threadIdx.x; i < kDigitBins; i += kThreads) hist[i] = 0u;
-      __syncthreads();
-      DS_PHASE(1);
-      for_staged_vectors(part, [&](const uint4& vector, u32 valid) {
-#pragma unroll
-        for (int j = 0; j < kVec; ++j) {
-          const u32 offset = key_of<T>(element_of(vector, j), nan_key, invert) - floor;
-          if (((valid >> j) & 1u) != 0u && offset <= span)
-            add_one_shared(hist_at + ((offset >> shift) << 2));
-        }
-      });
-      __syncthreads();
-      DS_PHASE(8);
+      count_digits(part, hist, floor, span, shift);
       const u32 nan_digit = (nan_key ^ invert) >> shift;
       if (round == 0) saw_nan |= hist[nan_digit] != 0u;
       // With nothing to keep the part is read for NaN alone; what it takes is dropped.
@@ -989,9 +1000,26 @@ struct TopkRow {
       if (shift == 0 || cluster_taken <= most) break;
       want = scratch.radix.want;
       shift = max(shift - kDigitBits, 0);
+      if (scratch.most_in_digit == scratch.radix.in_digit) {
+        alone = hist[digit] != 0u;
+        // The holder counts into its histogram again once the others have read it.
+        cluster_sync();
+        break;
+      }
+    }
+    const u32 shared_taken = cluster_taken;
+    if (alone) {
+      const int2 bounds = part_bounds(part);
+      const AloneFloor split =
+          split_digit_alone(staged_part(part) - bounds.x, bounds.x / kVec, max(bounds.x, head),
+                            bounds.y, hist, nan_key, invert, AloneFloor{floor, span, cluster_taken},
+                            shift, want, u32(keep), u32(min(part, kCapacity)), scratch.radix);
+      floor = split.floor;
+      span = split.span;
+      cluster_taken = split.taken;
     }
     // Shares that fit below CTA 0's histogram may be stored there while the cluster reads it.
-    shares_known = keep > 0 && cluster_taken <= u32(min(part, kCapacity));
+    shares_known = keep > 0 && shared_taken <= u32(min(part, kCapacity));
     // Otherwise, on a floor of one key: the row keeps its words of lowest column, and the CTAs'
     // parts are column ranges in rank order, so a CTA whose lower ranks hold as many of them as
     // are wanted takes none (the cluster then takes at most one CTA's more than it wants, where
@@ -1001,7 +1029,7 @@ struct TopkRow {
         keep > 0 && !shares_known && span == 0u && scratch.lower_in_digit >= scratch.radix.want;
     if (shares_known) {
       before_me = int(lower + scratch.lower_in_digit);
-      known_total = int(cluster_taken);
+      known_total = int(shared_taken);
       floor_bin = key_bounds(floor, floor + span);
       want_in_floor_bin = scratch.radix.want;
     }
@@ -1016,7 +1044,97 @@ struct TopkRow {
         taken |= u32(round_key(vectors, bit) >= lowest_taken) << bit;
       return taken & valid & takes;
     };
-    return load_resident_taking(part, reaching_floor);
+    const Extremes bounds = load_resident_taking(part, reaching_floor);
+    // The holder's share keeps unused slots (its take is uniform in its threads by now).
+    if (alone && shares_known && threadIdx.x == 0) {
+      *peer_shared(&scratch.split, 0u) =
+          SplitFloor{1u,   u32(before_me + count), shared_taken - cluster_taken, floor,
+                     span, scratch.radix.want};
+    }
+    return bounds;
+  }
+
+  // Each warp's sums of the histogram's counts per 32 digits, past its kDigitBins counts.
+  DS_DEV static void sum_digit_groups(u32* hist) {
+    for (int group = int(warp_id()); group < kDigitGroups; group += kWarps) {
+      const u32 sum = __reduce_add_sync(0xffffffffu, hist[group * 32 + int(lane_id())]);
+      if (lane_id() == 0u) hist[kDigitBins + group] = sum;
+    }
+  }
+
+  // A digit floor's range [floor, floor + span] and the cluster's elements at or above it.
+  struct AloneFloor {
+    u32 floor;
+    u32 span;
+    u32 taken;
+  };
+
+  // The holder's rounds of load_resident_best_digits over its part alone, from `from` (the digit
+  // it holds) with `shift` and `want` for the next: each counts the part's keys in the range by
+  // their next kDigitBits bits, and the digit where the count from the top reaches want (this
+  // CTA's counts are the cluster's there) becomes the range, until the cluster takes at most
+  // `most` or the digit is one key; scratch's want is the last digit's. Out of line, so that the
+  // rounds, which few rows take, cost the kernel's other paths no registers or code in their way:
+  // in line they made every digit kernel's rows 2-9% slower (bench/results/NOTES.md, v121-v122).
+  // In kernels without their scan (rows=whole) the other rows ran within -0.4..+1.3% (bf16 at
+  // k = 64 +2.2%), the ascending ones -7..-10% (v131).
+  static __device__ __noinline__ AloneFloor split_digit_alone(
+      const Raw* staged, int first_vector, int valid_lo, int hi, u32* hist, u32 nan_key, u32 invert,
+      AloneFloor from, int shift, u32 want, u32 keep, u32 most, RadixScratch& radix) {
+    const u32 hist_at = shared_address(hist);
+    for (;;) {
+      for (int i = threadIdx.x; i < kDigitBins; i += kThreads) hist[i] = 0u;
+      __syncthreads();
+      for (int v = first_vector + int(threadIdx.x); v * kVec < hi; v += kThreads) {
+        const uint4 vector = *reinterpret_cast<const uint4*>(staged + v * kVec);
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) {
+          const int e = v * kVec + j;
+          const u32 offset = key_of<T>(element_of(vector, j), nan_key, invert) - from.floor;
+          if (e >= valid_lo && e < hi && offset <= from.span)
+            add_one_shared(hist_at + ((offset >> shift) << 2));
+        }
+      }
+      __syncthreads();
+      sum_digit_groups(hist);
+      __syncthreads();
+      if (warp_id() == 0u) {
+        const u32 lane = lane_id();
+        const u32 groups[2] = {hist[kDigitBins + lane * 2u], hist[kDigitBins + lane * 2u + 1u]};
+        locate_digit(groups, want, 0u, radix);
+        __syncwarp();
+        const u32 group = radix.digit;
+        const u32 want_in_group = radix.want;
+        __syncwarp();
+        const u32 bins[1] = {hist[group * 32u + lane]};
+        locate_digit(bins, want_in_group, group * 32u, radix);
+      }
+      __syncthreads();
+      const RadixRange next = digit_range(RadixRange{from.floor, from.span}, radix.digit, shift);
+      from = AloneFloor{u32(next.low), u32(next.span), keep - radix.want + radix.in_digit};
+      if (shift == 0 || from.taken <= most) return from;
+      want = radix.want;
+      shift = max(shift - kDigitBits, 0);
+    }
+  }
+
+  // Counts this CTA's keys in [floor, floor + span] into `hist`, cleared first, by their bits from
+  // `shift` up (all its threads must call it; the counts are complete when it returns).
+  DS_DEV void count_digits(int part, u32* hist, u32 floor, u32 span, int shift) {
+    const u32 hist_at = shared_address(hist);
+    for (int i = threadIdx.x; i < kDigitBins; i += kThreads) hist[i] = 0u;
+    __syncthreads();
+    DS_PHASE(1);
+    for_staged_vectors(part, [&](const uint4& vector, u32 valid) {
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const u32 offset = key_of<T>(element_of(vector, j), nan_key, invert) - floor;
+        if (((valid >> j) & 1u) != 0u && offset <= span)
+          add_one_shared(hist_at + ((offset >> shift) << 2));
+      }
+    });
+    __syncthreads();
+    DS_PHASE(8);
   }
 
   // The digit where the count from the top, over the cluster's histograms (each CTA's counted
@@ -1025,42 +1143,44 @@ struct TopkRow {
   // its own counts per 32 digits; after one cluster barrier warp 0 of every CTA reads the
   // cluster's sums, finds the 32 digits where the count from the top reaches want, then reads
   // their counts and finds the digit. The other CTAs read `hist` until they return from it.
-  // The counts of the CTAs of lower rank above the digit and in it go to scratch, and saw_nan is
-  // set where any CTA counted a key in nan_digit (none: ~0).
+  // The counts of the CTAs of lower rank above the digit and in it, and the most that one CTA
+  // holds in it, go to scratch, and saw_nan is set where any CTA counted a key in nan_digit
+  // (none: ~0).
   DS_DEV u32 digit_floor(u32* hist, u32 want, u32 nan_digit) {
-    static_assert(kDigitGroups == 64, "a lane reads two groups' sums");
-    u32* group_sums = hist + kDigitBins;
-    for (int group = int(warp_id()); group < kDigitGroups; group += kWarps) {
-      const u32 sum = __reduce_add_sync(0xffffffffu, hist[group * 32 + int(lane_id())]);
-      if (lane_id() == 0u) group_sums[group] = sum;
-    }
+    sum_digit_groups(hist);
     cluster_sync();
     if (warp_id() == 0u) {
       const u32 lane = lane_id();
-      // The cluster's sum of words[index] over its CTAs' copies; `lower` gets the lower ranks'.
-      auto cluster_sum = [&](const u32* words, u32 index, u32& lower) {
+      // The cluster's sum of words[index] over its CTAs' copies; `lower` gets the lower ranks',
+      // `most` the largest one CTA's.
+      auto cluster_sum = [&](const u32* words, u32 index, u32& lower, u32& most) {
         u32 sum = 0;
         lower = 0;
+        most = 0;
 #pragma unroll
         for (u32 r = 0; r < u32(kCluster); ++r) {
           const u32 word = peer_shared(words, r)[index];
           sum += word;
           lower += r < rank ? word : 0u;
+          most = max(most, word);
         }
         return sum;
       };
       // Read beside the group sums, looked at last: a remote round of its own otherwise.
       const u32 nan_count = nan_digit != ~0u ? lane_reads_cta(hist + nan_digit) : 0u;
       u32 lower_groups[2];
-      const u32 groups[2] = {cluster_sum(group_sums, lane * 2u, lower_groups[0]),
-                             cluster_sum(group_sums, lane * 2u + 1u, lower_groups[1])};
+      u32 unused_most;
+      const u32* group_sums = hist + kDigitBins;
+      const u32 groups[2] = {cluster_sum(group_sums, lane * 2u, lower_groups[0], unused_most),
+                             cluster_sum(group_sums, lane * 2u + 1u, lower_groups[1], unused_most)};
       locate_digit(groups, want, 0u, scratch.radix);
       __syncwarp();
       const u32 group = scratch.radix.digit;
       const u32 want_in_group = scratch.radix.want;
       __syncwarp();
       u32 lower_bin;
-      const u32 bins[1] = {cluster_sum(hist, group * 32u + lane, lower_bin)};
+      u32 most_bin;
+      const u32 bins[1] = {cluster_sum(hist, group * 32u + lane, lower_bin, most_bin)};
       locate_digit(bins, want_in_group, group * 32u, scratch.radix);
       __syncwarp();
       const u32 digit_lane = scratch.radix.digit - group * 32u;
@@ -1068,10 +1188,12 @@ struct TopkRow {
                               (lane * 2u + 1u > group ? lower_groups[1] : 0u) +
                               (lane > digit_lane ? lower_bin : 0u);
       const u32 lower_in = __shfl_sync(0xffffffffu, lower_bin, digit_lane);
+      const u32 most_in = __shfl_sync(0xffffffffu, most_bin, digit_lane);
       const u32 lower_above_sum = __reduce_add_sync(0xffffffffu, lower_above);
       if (lane == 0u) {
         scratch.lower_above_digit = lower_above_sum;
         scratch.lower_in_digit = lower_in;
+        scratch.most_in_digit = most_in;
       }
       saw_nan |= __any_sync(0xffffffffu, nan_count != 0u);
     }
@@ -1139,6 +1261,7 @@ struct TopkRow {
     cluster_sync();
     DS_PHASE(5);
     if (rank != 0u) return false;
+    if (shares_known && scratch.split.told != 0u) take_split_floor();
     if (count > keep) {
       if (kRanksFinalSelect && count <= kThreads) {
         select_by_rank(keep);
@@ -1152,6 +1275,29 @@ struct TopkRow {
     }
     DS_PHASE(6);
     return true;
+  }
+
+  // CTA 0, where a CTA split the floor's digit alone (load_resident_best_digits): the words past
+  // that CTA's unused slots move down over them, and the select starts from the digit it split to.
+  DS_DEV void take_split_floor() {
+    const SplitFloor told = scratch.split;
+    count = close_gap(cand, count, int(told.gap_at), int(told.gap));
+    floor_bin = key_bounds(told.floor, told.floor + told.span);
+    want_in_floor_bin = told.want;
+  }
+
+  // Moves the words of cand[at + gap .. count) down over the gap and returns the words left
+  // (out of line, as split_digit_alone).
+  static __device__ __noinline__ int close_gap(u64* cand, int count, int at, int gap) {
+    for (int base = at; base + gap < count; base += kThreads) {
+      const int i = base + int(threadIdx.x);
+      const bool moves = i + gap < count;
+      const u64 word = moves ? cand[i + gap] : 0ull;
+      __syncthreads();
+      if (moves) cand[i] = word;
+    }
+    __syncthreads();
+    return count - gap;
   }
 
   DS_DEV void write_outputs(int selected) {
