@@ -7,7 +7,10 @@
 namespace deepselect {
 
 static_assert(static_cast<int>(RowBounds::decode) == ds::kBoundsDecode &&
-                  static_cast<int>(Epilogue::page_table) == ds::kEpiloguePageTable,
+                  static_cast<int>(Epilogue::page_table) == ds::kEpiloguePageTable &&
+                  static_cast<int>(RowPath::any) == ds::kRowsAny &&
+                  static_cast<int>(RowPath::whole) == ds::kRowsWhole &&
+                  static_cast<int>(RowPath::scanned) == ds::kRowsScanned,
               "src/spec.hpp and templates/params.cuh disagree");
 namespace {
 

@@ -1081,6 +1081,7 @@ struct TopkRow {
   static __device__ __noinline__ AloneFloor split_digit_alone(
       const Raw* staged, int first_vector, int valid_lo, int hi, u32* hist, u32 nan_key, u32 invert,
       AloneFloor from, int shift, u32 want, u32 keep, u32 most, RadixScratch& radix) {
+    static_assert(kDigitGroups == 64, "a lane reads two groups' sums");
     const u32 hist_at = shared_address(hist);
     for (;;) {
       for (int i = threadIdx.x; i < kDigitBins; i += kThreads) hist[i] = 0u;
@@ -1147,6 +1148,7 @@ struct TopkRow {
   // holds in it, go to scratch, and saw_nan is set where any CTA counted a key in nan_digit
   // (none: ~0).
   DS_DEV u32 digit_floor(u32* hist, u32 want, u32 nan_digit) {
+    static_assert(kDigitGroups == 64, "a lane reads two groups' sums");
     sum_digit_groups(hist);
     cluster_sync();
     if (warp_id() == 0u) {

@@ -120,7 +120,7 @@ TEST_CASE("spec: parse takes fields in any order and missing fields keep their d
   CHECK(KernelSpec::parse("kind=fill_test threads=128 cluster=2") == fill_test_spec(128, 2));
 }
 
-TEST_CASE("spec: row bounds and epilogue variants parse, differ and are topk-only") {
+TEST_CASE("spec: row bounds, epilogue and row path variants parse, differ and are topk-only") {
   const KernelSpec paged = KernelSpec::parse("bounds=decode epilogue=page_table");
   CHECK(paged.bounds == RowBounds::decode);
   CHECK(paged.epilogue == Epilogue::page_table);
@@ -135,6 +135,22 @@ TEST_CASE("spec: row bounds and epilogue variants parse, differ and are topk-onl
   KernelSpec bad = KernelSpec{};
   bad.bounds = static_cast<RowBounds>(5);
   CHECK(validate_rejection(bad).argument == "bounds");
+  bad = KernelSpec{};
+  bad.row_path = static_cast<RowPath>(3);
+  CHECK(validate_rejection(bad).argument == "rows");
+  // Each row path is its own kernel: text, symbol and hash.
+  KernelSpec whole = KernelSpec{};
+  whole.row_path = RowPath::whole;
+  KernelSpec scanned = KernelSpec{};
+  scanned.row_path = RowPath::scanned;
+  for (const KernelSpec& spec : {whole, scanned}) {
+    CHECK(KernelSpec::parse(spec.to_string()) == spec);
+    CHECK(spec.symbol() != KernelSpec{}.symbol());
+    CHECK(KernelSpecHash{}(spec) != KernelSpecHash{}(KernelSpec{}));
+  }
+  CHECK(whole.symbol() != scanned.symbol());
+  CHECK(KernelSpecHash{}(whole) != KernelSpecHash{}(scanned));
+  CHECK(KernelSpec::parse("rows=any", scanned) == KernelSpec{});
 }
 
 TEST_CASE("spec: parse errors name the field and quote the bad value") {

@@ -149,9 +149,7 @@ void put_threshold_among_ties(Problem& problem) {
 // vectors of the aligned view) hold values rising within [2, 2.49) (f32: distinct; 16-bit: ~32
 // keys, tied) or NaN, the rest of the row values below 1, and five values above the digit in the
 // first part and five in the last where those are not the holder's, whose shares then lie before
-// and after the holder's in CTA 0's buffer. Values are negated for `smallest`. (A kernel that let
-// the holder split the digit alone, bench/results/2026-12-03-h200-select/v124, was checked on
-// these rows.)
+// and after the holder's in CTA 0's buffer. Values are negated for `smallest`.
 void put_digit_in_one_part(Problem& problem, int cluster, int holder, bool nan) {
   const double sign = problem.largest ? 1.0 : -1.0;
   const int64_t part = (problem.n + cluster - 1) / cluster;
@@ -401,37 +399,43 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
 
 // A kernel built without its resident load (RowPath::scanned, which the planner gives lone CTAs
 // over full 16-bit rows longer than their buffer) scans every row, whatever its length, so
-// topk_with_spec takes it for any rows: rows of k - 1, k + 1 and a few thousand columns, empty,
-// short and ragged rows, per-row k, every distribution and order, x unaligned, on the suite's
-// lone 16-bit kernels, two f32 ones and a 2-CTA cluster.
+// topk_with_spec takes it for any rows: rows of k - 1, k + 1 and a few thousand columns (each
+// distribution at each length), empty, short and ragged rows, per-row k, every order, x
+// unaligned, on the suite's lone 16-bit kernels, two lone f32 ones, a 2-CTA cluster and the 8- and
+// 16-CTA kernels of the digit floor, whose parts of such rows are short or empty.
 TEST_CASE("gpu: kernels built without their resident load take rows of any length") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
+  const std::vector<const char*> kernel_texts = {
+      "dtype=bf16 k_max=512 B=8192 B2=2048 threads=256 cluster=1 stages=4",
+      "dtype=f16 k_max=2048 B=8192 B2=4096 threads=256 cluster=1 stages=2",
+      "dtype=bf16 k_max=64 B=8192 B2=1024 threads=256 cluster=1 stages=2",
+      "dtype=f32 k_max=2048 B=4096 B2=2048 threads=256 cluster=1 stages=2",
+      "dtype=f32 k_max=1024 B=8192 B2=1024 threads=256 cluster=1 stages=2",
+      "dtype=f32 k_max=512 B=8192 B2=2048 threads=512 cluster=2 stages=4",
+      "dtype=f32 k_max=2048 B=4096 B2=16384 threads=512 cluster=8 stages=2",
+      "dtype=bf16 k_max=64 B=8192 B2=1024 threads=512 cluster=16 stages=2"};
   int index = 0;
-  for (const char* kernel_text :
-       {"dtype=bf16 k_max=512 B=8192 B2=2048 threads=256 cluster=1 stages=4",
-        "dtype=f16 k_max=2048 B=8192 B2=4096 threads=256 cluster=1 stages=2",
-        "dtype=bf16 k_max=64 B=8192 B2=1024 threads=256 cluster=1 stages=2",
-        "dtype=f32 k_max=2048 B=4096 B2=2048 threads=256 cluster=1 stages=2",
-        "dtype=f32 k_max=1024 B=8192 B2=1024 threads=256 cluster=1 stages=2",
-        "dtype=f32 k_max=512 B=8192 B2=2048 threads=512 cluster=2 stages=4"}) {
+  for (size_t kernel_index = 0; kernel_index < kernel_texts.size(); ++kernel_index) {
+    const char* kernel_text = kernel_texts[kernel_index];
     const KernelSpec text_spec = KernelSpec::parse(kernel_text);
-    for (Dist dist : kAllDists) {
+    for (size_t dist_index = 0; dist_index < kAllDists.size(); ++dist_index) {
       CaseSpec spec;
       spec.seed = 3100 + static_cast<uint64_t>(index);
+      std::mt19937_64 rng(spec.seed);
       spec.dtype = text_spec.dtype;
       spec.rows = 9;
-      spec.k = std::array{text_spec.k_max, text_spec.k_max - 13, 1}[index % 3];
-      spec.n = std::array<int64_t, 4>{spec.k - 1, spec.k + 1, 6007, 40001}[index % 4];
-      spec.n = std::max<int64_t>(spec.n, 1);
-      spec.ld = spec.n + index % 3;
-      spec.dist = dist;
-      spec.bounds = std::array{Bounds::ragged, Bounds::full, Bounds::begin_only}[index % 3];
-      spec.per_row_k = index % 4 == 1;
-      spec.order = std::array{Order::unsorted, Order::by_value, Order::by_index}[index / 3 % 3];
-      spec.largest = index % 2 == 0;
-      spec.nan_policy = index % 5 < 2 ? NanPolicy::nan_is_smallest : NanPolicy::nan_is_largest;
-      spec.layout.x_shift = index % 2;
+      spec.k = std::array{text_spec.k_max, text_spec.k_max - 13, 1}[rng() % 3];
+      const int64_t lengths[] = {spec.k - 1, spec.k + 1, 6007, 40001};
+      spec.n = std::max<int64_t>(lengths[(kernel_index + dist_index) % 4], 1);
+      spec.ld = spec.n + static_cast<int64_t>(rng() % 3);
+      spec.dist = kAllDists[dist_index];
+      spec.bounds = std::array{Bounds::ragged, Bounds::full, Bounds::begin_only}[rng() % 3];
+      spec.per_row_k = rng() % 3 == 0;
+      spec.order = std::array{Order::unsorted, Order::by_value, Order::by_index}[rng() % 3];
+      spec.largest = rng() % 2 == 0;
+      spec.nan_policy = rng() % 2 == 0 ? NanPolicy::nan_is_smallest : NanPolicy::nan_is_largest;
+      spec.layout.x_shift = static_cast<int>(rng() % 2);
       CAPTURE(kernel_text);
       check_on_kernel("scanned " + std::to_string(index++), spec, [&](KernelSpec& kernel) {
         kernel = KernelSpec::parse(kernel_text, kernel);
@@ -635,11 +639,12 @@ TEST_CASE("gpu: split f32 rows held whole, CTA 0's select within the floor digit
 }
 
 // Rows held whole by 8- and 16-CTA clusters whose digit floor finds the first digit in one CTA's
-// part, with more of the row than half of CTA 0's buffer, so that the cluster counts a second
-// round of digits of which one CTA holds every key (templates/topk_kernel.cuh,
-// load_resident_best_digits). Holders at the first, a middle and the last part; values spread,
-// tied (16-bit keys) or NaN; shares before and after the holder's; ascending and descending rows
-// too; both orientations, every output order, values and row_status.
+// part, with more of the row than half of CTA 0's buffer, so that a second round of digits
+// follows, of which one CTA holds every key: that CTA splits the digit alone, leaves unused slots
+// in its share of CTA 0's buffer, and CTA 0 closes them (templates/topk_kernel.cuh,
+// load_resident_best_digits, take_split_floor). Holders at the first, a middle and the last part;
+// values spread, tied (16-bit keys) or NaN; shares before and after the holder's; ascending and
+// descending rows too; both orientations, every output order, values and row_status.
 TEST_CASE("gpu: split rows whose floor digit lies in one CTA's part") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
