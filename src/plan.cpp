@@ -256,7 +256,7 @@ void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_r
 RowPath row_path_for(const KernelSpec& spec, int64_t n, bool full_rows) {
   if (spec.kind != KernelKind::topk) return RowPath::any;
   if (spec.cluster >= kMaxPortableCluster && spec.holds_rows_whole(n)) return RowPath::whole;
-  const bool scans_every_row = spec.cluster == 1 && full_rows && n > spec.buffer_words();
+  const bool scans_every_row = spec.cluster == 1 && full_rows && spec.holds_no_row_whole(n);
   return scans_every_row && dtype_bytes(spec.dtype) == 2 ? RowPath::scanned : RowPath::any;
 }
 

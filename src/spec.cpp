@@ -252,17 +252,32 @@ size_t KernelSpec::dynamic_smem_bytes() const {
   return candidates + staging;
 }
 
-bool KernelSpec::holds_rows_whole(int64_t n) const {
-  const int elem_bytes = static_cast<int>(dtype_bytes(dtype));
-  const int vector = 16 / elem_bytes;
+namespace {
+
+// Whether a topk spec's CTAs hold a row's aligned view of `span` elements whole (the kernel's
+// rule: templates/resident_part.cuh).
+bool holds_view_whole(const KernelSpec& spec, int64_t span) {
+  const int elem_bytes = static_cast<int>(dtype_bytes(spec.dtype));
   // Past 2^24 columns no part fits any buffer, and the int arithmetic below stays exact.
-  if (kind != KernelKind::topk || n < 0 || n > (int64_t{1} << 24)) return false;
-  const ds::PartRoom room{buffer_words(), static_cast<int>(dynamic_smem_bytes()),
-                          elem_bytes,     cluster,
-                          k_max,          elem_bytes * 8};
+  if (span < 0 || span > (int64_t{1} << 24)) return false;
+  const ds::PartRoom room{spec.buffer_words(), static_cast<int>(spec.dynamic_smem_bytes()),
+                          elem_bytes,          spec.cluster,
+                          spec.k_max,          elem_bytes * 8};
+  return ds::resident_fits(ds::resident_part(static_cast<int>(span), room), room);
+}
+
+}  // namespace
+
+bool KernelSpec::holds_rows_whole(int64_t n) const {
   // A row starts at most vector - 1 elements past a 16-byte boundary, and a shorter row's part is
   // no larger.
-  return ds::resident_fits(ds::resident_part(static_cast<int>(n) + vector - 1, room), room);
+  return kind == KernelKind::topk && n >= 0 &&
+         holds_view_whole(*this, n + 16 / static_cast<int64_t>(dtype_bytes(dtype)) - 1);
+}
+
+bool KernelSpec::holds_no_row_whole(int64_t n) const {
+  // A row that starts on a 16-byte boundary has the shortest view.
+  return kind == KernelKind::topk && !holds_view_whole(*this, n);
 }
 
 size_t KernelSpecHash::operator()(const KernelSpec& spec) const noexcept {

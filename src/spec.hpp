@@ -73,6 +73,8 @@ struct KernelSpec {
   // Whether this topk kernel holds every row of up to n columns whole, each CTA its part of the
   // row at the row's worst 16-byte alignment (templates/resident_part.cuh), whatever row_path.
   bool holds_rows_whole(int64_t n) const;
+  // Whether this topk kernel holds no row of n columns whole, at any alignment: it scans them all.
+  bool holds_no_row_whole(int64_t n) const;
 };
 
 struct KernelSpecHash {

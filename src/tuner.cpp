@@ -164,7 +164,7 @@ std::vector<KernelSpec> neighbours(const KernelSpec& base, int64_t n) {
 }
 
 // base with each field group taken from the neighbour with the best score that changed it, built
-// without its scan where the planner would build it so for rows of n columns.
+// for the row path the planner would give it over full rows of n columns.
 KernelSpec combine_winners(const KernelSpec& base,
                            const std::vector<std::pair<KernelSpec, DistTimes>>& measured,
                            const DistTimes& base_us, int64_t n) {

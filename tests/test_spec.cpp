@@ -486,6 +486,10 @@ TEST_CASE("plan: 8- and 16-CTA kernels are built without their scan where they h
       for (int64_t n : {longest + 1, longest + 64, int64_t{1} << 20, int64_t{1} << 30}) {
         CHECK_FALSE(planned.holds_rows_whole(n));
       }
+      // Rows that start on a 16-byte boundary fit vector - 1 columns more; past that none fits.
+      const int64_t vector = 16 / static_cast<int64_t>(dtype_bytes(dtype));
+      CHECK_FALSE(planned.holds_no_row_whole(longest + vector - 1));
+      CHECK(planned.holds_no_row_whole(longest + vector));
       for (int64_t n : {int64_t{131072}, longest}) {
         CHECK(plan_spec(dtype, k, rows, n, h200).row_path == RowPath::whole);
         CHECK(plan_bounded(dtype, k, rows, n, h200).row_path == RowPath::whole);
