@@ -249,15 +249,20 @@ void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_r
 // H100s against the kernel with it (v128, v129): dsa-bf16-b256 k = 512 / 1024 / 2048
 // -2.5..-4.2 / -2.8..-4.7 / -2.1..-3.4%; 1024 x 32768 bf16 k = 2048 -3.9..-5.4%, 4096 x 8192
 // bf16 k = 512 -1.4..-2.3%, 256 x 131072 f16 k = 64 -2.1..-4.2%, 200 x 262144 bf16 k = 4096
-// -0.6..-1.7%. Not taken: f32 (2-CTA clusters -1.8..+0.8%, sample-b256's lone CTAs
-// -2.7..+0.3%; the 80-register lone CTA at k = 2048 spilled without it, dsa-prefill-128k
-// +2.2..+2.6%), and rows of unknown lengths, short ones among them, which the resident load
-// takes faster.
+// -0.6..-1.7%. So did f32 2-CTA clusters over full rows of more than ~100,000 columns, whose
+// parts they scan (v134, H100): dsa-decode-b64 -0.8..-1.2% (ascending -0.5..+0.3%), sample-b64
+// -0.7..-1.3%, 49 x 131072 at k = 1024 -1.6..-1.9%. Not taken: 16-bit 2-CTA clusters (64 x 131072
+// bf16: k = 64 +0.6..+1.1%, its twin spilling; k = 2048 within 0.2%), lone f32 CTAs
+// (sample-b256's -2.7..+0.3%; the 80-register one at k = 2048 spilled without it,
+// dsa-prefill-128k +2.2..+2.6%), and rows of unknown lengths, short ones among them, which the
+// resident load takes faster.
 RowPath row_path_for(const KernelSpec& spec, int64_t n, bool full_rows) {
   if (spec.kind != KernelKind::topk) return RowPath::any;
   if (spec.cluster >= kMaxPortableCluster && spec.holds_rows_whole(n)) return RowPath::whole;
-  const bool scans_every_row = spec.cluster == 1 && full_rows && spec.holds_no_row_whole(n);
-  return scans_every_row && dtype_bytes(spec.dtype) == 2 ? RowPath::scanned : RowPath::any;
+  const bool sixteen_bit = dtype_bytes(spec.dtype) == 2;
+  const bool sheds_resident = spec.cluster == (sixteen_bit ? 1 : 2);
+  const bool scans_every_row = full_rows && spec.holds_no_row_whole(n);
+  return sheds_resident && scans_every_row ? RowPath::scanned : RowPath::any;
 }
 
 bool spans_full_rows(RowBounds bounds, RowLengths lengths) {

@@ -95,8 +95,9 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   // and in 2048's two full-row variants, f32 4-CTA clusters at three stages in the 4 buckets
   // below 2048, and f32 2-CTA clusters at two stages in the 3 buckets up to 512 (four: above),
   // and the 8- and 16-CTA kernels built for rows they hold whole (45), and the 16-bit lone CTAs'
-  // scanning kernels built for full rows they scan (24: below).
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24) + 2);
+  // scanning kernels built for full rows they scan (24: below), and the f32 2-CTA kernels over
+  // full rows built for rows they scan (16: below).
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24 + 16) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -513,9 +514,11 @@ TEST_CASE("plan: 8- and 16-CTA kernels are built without their scan where they h
 
 // Lone CTAs over full 16-bit rows longer than their buffer are built without their resident load
 // (RowPath::scanned, "rows=scanned"): dsa-bf16-b256's rows at each k bucket, from the first length
-// past the buffer on. Rows the buffer holds, bounded rows (short ones among them), f32 rows and
-// clusters keep it.
-TEST_CASE("plan: lone CTAs scanning full 16-bit rows are built without their resident load") {
+// past the buffer on; and so are f32 2-CTA clusters over full rows whose parts they scan
+// (dsa-decode-b64's, sample-b64's). Rows the buffers hold, bounded rows (short ones among them),
+// lone f32 CTAs, 16-bit 2-CTA clusters and larger clusters keep it.
+TEST_CASE(
+    "plan: lone 16-bit CTAs and f32 2-CTA clusters scanning full rows shed their resident load") {
   const DeviceInfo h200{kSm90, kH200Sms};
   for (DType dtype : {DType::bf16, DType::f16}) {
     for (int k : {50, 256, 512, 1000, 2048, 4096}) {
@@ -542,6 +545,28 @@ TEST_CASE("plan: lone CTAs scanning full 16-bit rows are built without their res
     INFO(dtype_name(dtype));
     CHECK(plan_spec(dtype, 512, 64, 131072, h200).row_path == RowPath::any);  // 2-CTA clusters
   }
+  const DType f32 = DType::f32;
+  for (int k : {50, 512, 1000, 2048, 4096}) {
+    for (int64_t rows : {49, 64, 65}) {
+      INFO("f32 k=", k, " rows=", rows);
+      const KernelSpec scanning = plan_spec(f32, k, rows, 129280, h200);
+      REQUIRE(scanning.cluster == 2);
+      CHECK(scanning.row_path == RowPath::scanned);
+      CHECK(plan_spec(f32, k, rows, int64_t{1} << 30, h200).row_path == RowPath::scanned);
+      CHECK(plan_bounded(f32, k, rows, 131072, h200).row_path == RowPath::any);
+      CHECK(plan_spec(f32, k, rows, 8192, h200).row_path == RowPath::any);
+      for (int64_t n : {int64_t{1}, int64_t{16384}, int64_t{40001}, int64_t{65536}, int64_t{100003},
+                        int64_t{131072}}) {
+        INFO("n=", n);
+        const KernelSpec planned = plan_spec(f32, k, rows, n, h200);
+        CHECK((planned.row_path == RowPath::scanned) == planned.holds_no_row_whole(n));
+      }
+      KernelSpec resident = scanning;
+      resident.row_path = RowPath::any;
+      CHECK(scanning.symbol() == resident.symbol() + "_scanned");
+    }
+  }
+  CHECK(plan_spec(f32, 1024, 20, 131072, h200).row_path == RowPath::any);  // 4-CTA clusters
   CHECK(plan_spec(DType::f32, 2048, 1024, 131072, h200).row_path == RowPath::any);
   CHECK(plan_spec(DType::f32, 1024, 256, 151936, h200).row_path == RowPath::any);
   KernelSpec floor = plan_spec(DType::bf16, 512, 256, 131072, h200);
@@ -919,17 +944,21 @@ TEST_CASE("plan: planner and default spec lists") {
         const bool two_cta_three = bucket <= 2048;
         const bool four_cta_three = bucket <= 1024;
         const bool two_cta_two = bucket <= 512;
+        // And each f32 2-CTA kernel over full rows again, built without its resident load for
+        // rows it scans (row_path_for).
         if (dtype == DType::f32) {
           for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
             if (spans_full_rows(options.bounds, RowLengths::full))
               expected += (two_cta_three ? 1 : 0) + (four_cta_three ? 1 : 0);
             expected += two_cta_two ? 1 : 0;
+            if (options.bounds == RowBounds::range)
+              expected += 1 + (two_cta_three ? 1 : 0) + (two_cta_two ? 1 : 0);
           }
         }
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24 + 16);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);
