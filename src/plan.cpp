@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "tuning_table.hpp"
@@ -67,6 +68,20 @@ const std::string& plan_override() {
     return std::string(value != nullptr ? value : "");
   }();
   return text;
+}
+
+// Whether the override gives the row path (rows=...), which then stands; without it the planner's
+// rule (row_path_for) follows the overridden kernel.
+bool override_gives_row_path() {
+  static const bool gives = [] {
+    std::istringstream fields(plan_override());
+    std::string field;
+    while (fields >> field) {
+      if (field.starts_with("rows=")) return true;
+    }
+    return false;
+  }();
+  return gives;
 }
 
 // A row split over a cluster leaves at most one CTA per SM, so a CTA may take a larger buffer
@@ -320,7 +335,7 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
     spec.bounds = bounds;
     spec.epilogue = epilogue;
   }
-  spec.row_path = row_path_for(spec, n, full_rows);
+  if (!override_gives_row_path()) spec.row_path = row_path_for(spec, n, full_rows);
   return spec;
 }
 

@@ -230,6 +230,21 @@ TEST_CASE("cli: a plan override changes the kernels, never the row bounds or epi
     CHECK(!std::getline(overridden_lines, got));
     CHECK(topk_lines > 0);
   }
+  // A row path the override gives stands on every kernel, over the planner's rule (which gives
+  // most kernels none): v135 measured twice the same kernel before it did.
+  EnvChanges scanned_env = env;
+  scanned_env.emplace_back("DEEPSELECT_PLAN_OVERRIDE", "rows=scanned");
+  const CliResult scanned = run_cli(list, scanned_env);
+  INFO(describe(scanned));
+  REQUIRE(scanned.exit_code == 0);
+  std::istringstream scanned_lines(scanned.out);
+  int scanned_kernels = 0;
+  for (std::string line; std::getline(scanned_lines, line);) {
+    if (!contains(line, "kind=topk")) continue;
+    ++scanned_kernels;
+    CHECK(contains(line, " rows=scanned "));
+  }
+  CHECK(scanned_kernels > 0);
 }
 
 TEST_CASE("cli: precompile --tuning adds a table's tuned kernels, for full rows only") {
