@@ -1,5 +1,7 @@
 #include "plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
@@ -60,7 +62,8 @@ int cluster_for(DType dtype, int k_max, int64_t rows, int64_t n, bool full_rows,
 
 // DEEPSELECT_PLAN_OVERRIDE="B=8192 stages=4": fields that replace the planner's choice in
 // every plan, for measuring candidate specs; the fields it does not give keep the planner's (so
-// `cluster=1` on rows the planner gives 2-CTA f32 clusters keeps their stages).
+// `cluster=1` on rows the planner gives 2-CTA f32 clusters keeps their stages), and the thread
+// count, B and the row path, unless it gives them, follow the overridden kernel.
 // Read once per process.
 const std::string& plan_override() {
   static const std::string text = [] {
@@ -264,20 +267,25 @@ void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_r
 // H100s against the kernel with it (v128, v129): dsa-bf16-b256 k = 512 / 1024 / 2048
 // -2.5..-4.2 / -2.8..-4.7 / -2.1..-3.4%; 1024 x 32768 bf16 k = 2048 -3.9..-5.4%, 4096 x 8192
 // bf16 k = 512 -1.4..-2.3%, 256 x 131072 f16 k = 64 -2.1..-4.2%, 200 x 262144 bf16 k = 4096
-// -0.6..-1.7%. So did f32 2-CTA clusters over full rows of more than ~100,000 columns, whose
-// parts they scan (v134, H100): dsa-decode-b64 -0.8..-1.2% (ascending -0.5..+0.3%), sample-b64
+// -0.6..-1.7%. So did f32 2-CTA clusters over full rows whose halves pass their buffer (from
+// ~18,600 columns at k <= 256, ~28,700 at k = 2048; measured from 129,280 on, at three and four
+// stages: v134, H100): dsa-decode-b64 -0.8..-1.2% (ascending -0.5..+0.3%), sample-b64
 // -0.7..-1.3%, 49 x 131072 at k = 1024 -1.6..-1.9%. Not taken: 16-bit 2-CTA clusters (64 x 131072
 // bf16: k = 64 +0.6..+1.1%, its twin spilling; k = 2048 within 0.2%), lone f32 CTAs
 // (sample-b256's -2.7..+0.3%; the 80-register one at k = 2048 spilled without it,
 // dsa-prefill-128k +2.2..+2.6%), and rows of unknown lengths, short ones among them, which the
 // resident load takes faster.
+namespace {
+bool ran_faster_scanned(const KernelSpec& spec) {
+  return spec.cluster == (dtype_bytes(spec.dtype) == 2 ? 1 : 2);
+}
+}  // namespace
+
 RowPath row_path_for(const KernelSpec& spec, int64_t n, bool full_rows) {
   if (spec.kind != KernelKind::topk) return RowPath::any;
   if (spec.cluster >= kMaxPortableCluster && spec.holds_rows_whole(n)) return RowPath::whole;
-  const bool sixteen_bit = dtype_bytes(spec.dtype) == 2;
-  const bool sheds_resident = spec.cluster == (sixteen_bit ? 1 : 2);
   const bool scans_every_row = full_rows && spec.holds_no_row_whole(n);
-  return sheds_resident && scans_every_row ? RowPath::scanned : RowPath::any;
+  return scans_every_row && ran_faster_scanned(spec) ? RowPath::scanned : RowPath::any;
 }
 
 bool spans_full_rows(RowBounds bounds, RowLengths lengths) {
@@ -335,7 +343,13 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
     spec.bounds = bounds;
     spec.epilogue = epilogue;
   }
-  if (!override_gives_row_path()) spec.row_path = row_path_for(spec, n, full_rows);
+  if (!override_gives_row_path()) {
+    spec.row_path = row_path_for(spec, n, full_rows);
+  } else if (spec.row_path == RowPath::whole && !spec.holds_rows_whole(n)) {
+    throw ArgumentError("DEEPSELECT_PLAN_OVERRIDE",
+                        fmt::format("rows=whole: {} holds only rows shorter than n = {} whole",
+                                    spec.to_string(), n));
+  }
   return spec;
 }
 
@@ -358,7 +372,8 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   // medium rows (the 512-thread buffer's length) give a lone CTA's kernels: scanning at 256
   // threads, whole at 256 and 512 (threads_for, buffer_when_scanning, block_for,
   // paired_blocks_when_scanning); a column more, the shortest full rows it scans with the
-  // buffer of rows under 131,072 columns (row_path_for).
+  // buffer of rows under 131,072 columns; and full long rows, the 16-bit lone CTAs' and the f32
+  // 2-CTA clusters' kernels without their resident load (row_path_for).
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   constexpr int64_t kShortRow = 1;

@@ -40,7 +40,9 @@ bool spans_full_rows(RowBounds bounds, RowLengths lengths);
 // smallest k bucket holding k, and a cluster of CTAs per row when the rows alone cannot fill
 // the GPU; then, for full rows (those that tuning times), the tuning table's choice for the
 // shape's bucket, if it has one; then DEEPSELECT_PLAN_OVERRIDE (which cannot change bounds and
-// epilogue: they are the call's).
+// epilogue: they are the call's); then the row path (row_path_for), unless the override gives
+// one: rows=whole on a kernel that does not hold rows of n columns whole throws ArgumentError
+// naming DEEPSELECT_PLAN_OVERRIDE.
 // Decode bounds make the rows' lengths bounded whatever `lengths` says (spans_full_rows).
 KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceInfo& device,
                      RowBounds bounds = RowBounds::range, Epilogue epilogue = Epilogue::plain,

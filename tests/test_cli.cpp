@@ -245,6 +245,13 @@ TEST_CASE("cli: a plan override changes the kernels, never the row bounds or epi
     CHECK(contains(line, " rows=scanned "));
   }
   CHECK(scanned_kernels > 0);
+  // rows=whole where the planner's rows are longer than any buffer: refused, naming the override.
+  EnvChanges whole_env = env;
+  whole_env.emplace_back("DEEPSELECT_PLAN_OVERRIDE", "rows=whole");
+  const CliResult whole = run_cli(list, whole_env);
+  INFO(describe(whole));
+  CHECK(whole.exit_code != 0);
+  CHECK(contains(whole.err, "DEEPSELECT_PLAN_OVERRIDE"));
 }
 
 TEST_CASE("cli: precompile --tuning adds a table's tuned kernels, for full rows only") {
@@ -271,18 +278,31 @@ TEST_CASE("cli: precompile --tuning adds a table's tuned kernels, for full rows 
     return result.out;
   };
   // The defaults first, then the table's kernels: the tuned fields on the planner's others.
-  const std::string with_table = list_with({tuned, LaunchShape::of(planned), 1.0, 2.0});
-  REQUIRE(with_table.starts_with(defaults.out));
-  std::istringstream added(with_table.substr(defaults.out.size()));
-  int added_lines = 0;
-  for (std::string line; std::getline(added, line); ++added_lines) {
+  const auto added_by = [&](const LaunchShape& shape) {
+    const std::string with_table = list_with({shape, LaunchShape::of(planned), 1.0, 2.0});
+    REQUIRE(with_table.starts_with(defaults.out));
+    std::istringstream added(with_table.substr(defaults.out.size()));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(added, line);) lines.push_back(line);
+    CHECK(!lines.empty());
+    return lines;
+  };
+  for (const std::string& line : added_by(tuned)) {
     INFO(line);
     CHECK(contains(line, "dtype=f32 k_max=2048 B=8192 B2=4096 threads=1024 cluster=1 stages=3"));
     CHECK(contains(line, "bounds=range"));
   }
-  CHECK(added_lines > 0);
   // A table whose choice is the planner's default adds nothing.
   CHECK(list_with({LaunchShape::of(planned), LaunchShape::of(planned), 1.0, 1.0}) == defaults.out);
+  // A tuned f32 2-CTA cluster over these full rows scans them: its kernel without the resident
+  // load, as the planner launches it.
+  const LaunchShape pair{8192, 2048, 512, 2, 2};
+  REQUIRE_FALSE(pair == LaunchShape::of(planned));
+  for (const std::string& line : added_by(pair)) {
+    INFO(line);
+    CHECK(contains(line, "B=8192 B2=2048 threads=512 cluster=2 stages=2"));
+    CHECK(contains(line, " rows=scanned "));
+  }
 }
 
 TEST_CASE("cli: cache list shows the entry, cache clear removes it") {

@@ -567,8 +567,12 @@ TEST_CASE(
     }
   }
   CHECK(plan_spec(f32, 1024, 20, 131072, h200).row_path == RowPath::any);  // 4-CTA clusters
-  CHECK(plan_spec(DType::f32, 2048, 1024, 131072, h200).row_path == RowPath::any);
-  CHECK(plan_spec(DType::f32, 1024, 256, 151936, h200).row_path == RowPath::any);
+  // A 2-CTA cluster at k = 2048 holds halves of up to 14,336 columns whole (k + B2 + B words).
+  CHECK(plan_spec(f32, 2048, 64, 16384, h200).row_path == RowPath::any);
+  CHECK(plan_spec(f32, 2048, 64, 28672, h200).row_path == RowPath::any);
+  CHECK(plan_spec(f32, 2048, 64, 40001, h200).row_path == RowPath::scanned);
+  CHECK(plan_spec(f32, 2048, 1024, 131072, h200).row_path == RowPath::any);
+  CHECK(plan_spec(f32, 1024, 256, 151936, h200).row_path == RowPath::any);
   KernelSpec floor = plan_spec(DType::bf16, 512, 256, 131072, h200);
   floor.kind = KernelKind::read_floor;
   CHECK(validate_rejection(floor).argument == "rows");
@@ -951,7 +955,7 @@ TEST_CASE("plan: planner and default spec lists") {
             if (spans_full_rows(options.bounds, RowLengths::full))
               expected += (two_cta_three ? 1 : 0) + (four_cta_three ? 1 : 0);
             expected += two_cta_two ? 1 : 0;
-            if (options.bounds == RowBounds::range)
+            if (spans_full_rows(options.bounds, RowLengths::full))
               expected += 1 + (two_cta_three ? 1 : 0) + (two_cta_two ? 1 : 0);
           }
         }

@@ -26,7 +26,9 @@ struct PrecompileOptions {
 };
 
 // The specs a tuning table's entries may make the planner choose on arch: full rows only, each
-// entry's tuned shape (which applies where the planner still plans the default it beat).
+// entry's tuned shape (which applies where the planner still plans the default it beat), with
+// the row path that the planner gives the tuned kernel at the shortest and longest rows of the
+// entry's bucket.
 std::vector<KernelSpec> tuned_specs(const std::string& file, Arch arch) {
   std::ifstream stream(file);
   if (!stream) throw ArgumentError("--tuning", fmt::format("cannot read {}", file));
@@ -36,9 +38,14 @@ std::vector<KernelSpec> tuned_specs(const std::string& file, Arch arch) {
   for (const auto& [bucket, choice] : TuningTable::from_json(text.str()).entries()) {
     for (const KernelOptions& options : precompiled_options(bucket.dtype, bucket.k_bucket)) {
       if (!spans_full_rows(options.bounds, RowLengths::full)) continue;
-      specs.push_back(choice.tuned.apply(plan_spec(
-          bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2,
-          int64_t{1} << bucket.n_log2, DeviceInfo{arch, 1}, options.bounds, options.epilogue)));
+      const int64_t longest = int64_t{1} << bucket.n_log2;
+      KernelSpec tuned = choice.tuned.apply(
+          plan_spec(bucket.dtype, bucket.k_bucket, int64_t{1} << bucket.rows_log2, longest,
+                    DeviceInfo{arch, 1}, options.bounds, options.epilogue));
+      for (int64_t n : {longest / 2 + 1, longest}) {
+        tuned.row_path = row_path_for(tuned, n, true);
+        specs.push_back(tuned);
+      }
     }
   }
   return specs;
