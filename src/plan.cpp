@@ -1,11 +1,9 @@
 #include "plan.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cstdlib>
-#include <sstream>
 #include <string>
+#include <string_view>
 
 #include "tuning_table.hpp"
 
@@ -76,14 +74,9 @@ const std::string& plan_override() {
 // Whether the override gives the row path (rows=...), which then stands; without it the planner's
 // rule (row_path_for) follows the overridden kernel.
 bool override_gives_row_path() {
-  static const bool gives = [] {
-    std::istringstream fields(plan_override());
-    std::string field;
-    while (fields >> field) {
-      if (field.starts_with("rows=")) return true;
-    }
-    return false;
-  }();
+  static const bool gives =
+      std::ranges::any_of(spec_fields(plan_override()),
+                          [](std::string_view field) { return field.starts_with("rows="); });
   return gives;
 }
 
@@ -343,12 +336,10 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
     spec.bounds = bounds;
     spec.epilogue = epilogue;
   }
-  if (!override_gives_row_path()) {
+  if (override_gives_row_path()) {
+    spec.require_rows_held(n, "DEEPSELECT_PLAN_OVERRIDE");
+  } else {
     spec.row_path = row_path_for(spec, n, full_rows);
-  } else if (spec.row_path == RowPath::whole && !spec.holds_rows_whole(n)) {
-    throw ArgumentError("DEEPSELECT_PLAN_OVERRIDE",
-                        fmt::format("rows=whole: {} holds only rows shorter than n = {} whole",
-                                    spec.to_string(), n));
   }
   return spec;
 }

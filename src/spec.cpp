@@ -184,15 +184,22 @@ KernelSpec KernelSpec::parse(std::string_view text) {
   return parse(text, KernelSpec{});
 }
 
-KernelSpec KernelSpec::parse(std::string_view text, const KernelSpec& base) {
-  KernelSpec spec = base;
+std::vector<std::string_view> spec_fields(std::string_view text) {
+  std::vector<std::string_view> fields;
   size_t position = 0;
   while (position < text.size()) {
     const size_t start = text.find_first_not_of(" \t", position);
     if (start == std::string_view::npos) break;
     const size_t stop = std::min(text.find_first_of(" \t", start), text.size());
-    const std::string_view field = text.substr(start, stop - start);
+    fields.push_back(text.substr(start, stop - start));
     position = stop;
+  }
+  return fields;
+}
+
+KernelSpec KernelSpec::parse(std::string_view text, const KernelSpec& base) {
+  KernelSpec spec = base;
+  for (const std::string_view field : spec_fields(text)) {
     const size_t equals = field.find('=');
     if (equals == std::string_view::npos) {
       throw ArgumentError("spec", fmt::format("'{}' is not name=value", field));
@@ -278,6 +285,13 @@ bool KernelSpec::holds_rows_whole(int64_t n) const {
 bool KernelSpec::holds_no_row_whole(int64_t n) const {
   // A row that starts on a 16-byte boundary has the shortest view.
   return kind == KernelKind::topk && !holds_view_whole(*this, n);
+}
+
+void KernelSpec::require_rows_held(int64_t n, const char* argument) const {
+  if (row_path == RowPath::whole && !holds_rows_whole(n)) {
+    throw ArgumentError(
+        argument, fmt::format("{} holds only rows shorter than n = {} whole", to_string(), n));
+  }
 }
 
 size_t KernelSpecHash::operator()(const KernelSpec& spec) const noexcept {

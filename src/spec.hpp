@@ -6,6 +6,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <deepselect/deepselect.hpp>
 
@@ -75,7 +76,14 @@ struct KernelSpec {
   bool holds_rows_whole(int64_t n) const;
   // Whether this topk kernel holds no row of n columns whole, at any alignment: it scans them all.
   bool holds_no_row_whole(int64_t n) const;
+  // Throws ArgumentError naming `argument` where row_path is whole and rows of n columns are not
+  // all held whole (the kernel, built without its scan, would overrun its buffer).
+  void require_rows_held(int64_t n, const char* argument) const;
 };
+
+// The fields of a spec's text form (or a plan override's), as parse splits them: at spaces and
+// tabs, empty ones dropped.
+std::vector<std::string_view> spec_fields(std::string_view text);
 
 struct KernelSpecHash {
   size_t operator()(const KernelSpec& spec) const noexcept;

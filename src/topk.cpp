@@ -386,10 +386,7 @@ void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) 
                                             "row bounds and epilogue",
                                             spec.to_string(), dtype_name(a.dtype), a.k));
   }
-  if (spec.row_path == RowPath::whole && !spec.holds_rows_whole(a.n)) {
-    throw ArgumentError(
-        "spec", fmt::format("{} holds only rows shorter than n = {} whole", spec.to_string(), a.n));
-  }
+  spec.require_rows_held(a.n, "spec");
   if (a.rows == 0) return;
   const StreamContext context(stream);
   if (!(spec.arch == current_device_info().arch)) {
