@@ -263,14 +263,21 @@ void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_r
 // -0.6..-1.7%. So did f32 2-CTA clusters over full rows whose halves pass their buffer (from
 // ~18,600 columns at k <= 256, ~28,700 at k = 2048; measured from 129,280 on, at three and four
 // stages: v134, H100): dsa-decode-b64 -0.8..-1.2% (ascending -0.5..+0.3%), sample-b64
-// -0.7..-1.3%, 49 x 131072 at k = 1024 -1.6..-1.9%. Not taken: 16-bit 2-CTA clusters (64 x 131072
-// bf16: k = 64 +0.6..+1.1%, its twin spilling; k = 2048 within 0.2%), lone f32 CTAs
-// (sample-b256's -2.7..+0.3%; the 80-register one at k = 2048 spilled without it,
+// -0.7..-1.3%, 49 x 131072 at k = 1024 -1.6..-1.9%; at two stages and on shorter rows (v136,
+// H100) 40 x 131072 k = 64 / 1024 / 4096 -0.6..-1.8%, 40 x 65536 k = 512 -0.3..-1.7%,
+// 64 x 24000 k = 64, 64 x 32768 k = 256, 64 x 49152 k = 2048 and 56 x 100000 k = 1024
+// -0.9..-3.1%. So did lone f32 CTAs at B = 8192 (256 threads, rows of >= 131,072 columns in one
+// wave; -23% of their instructions, no local memory either way; v136, H100): sample-b256
+// -0.6..-2.1%, 200 x 131072 k = 2048 -1.4..-2.4%, 150 x 262144 k = 512 -0.7..-1.8%. Not taken:
+// 16-bit 2-CTA clusters (64 x 131072 bf16: k = 64 +0.6..+1.1%, its twin spilling; k = 2048
+// within 0.2%), lone f32 CTAs at B = 4096 (the 80-register one at k = 2048 spilled without it,
 // dsa-prefill-128k +2.2..+2.6%), and rows of unknown lengths, short ones among them, which the
 // resident load takes faster.
 namespace {
 bool ran_faster_scanned(const KernelSpec& spec) {
-  return spec.cluster == (dtype_bytes(spec.dtype) == 2 ? 1 : 2);
+  if (dtype_bytes(spec.dtype) == 2) return spec.cluster == 1;
+  const bool long_row_lone_cta = spec.cluster == 1 && spec.threads == 256 && spec.block == 8192;
+  return spec.cluster == 2 || long_row_lone_cta;
 }
 }  // namespace
 

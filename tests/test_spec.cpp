@@ -96,8 +96,8 @@ TEST_CASE("spec: to_string and parse round trip every planner spec and the fill 
   // below 2048, and f32 2-CTA clusters at two stages in the 3 buckets up to 512 (four: above),
   // and the 8- and 16-CTA kernels built for rows they hold whole (45), and the 16-bit lone CTAs'
   // scanning kernels built for full rows they scan (24: below), and the f32 2-CTA kernels over
-  // full rows built for rows they scan (16: below).
-  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24 + 16) + 2);
+  // full rows built for rows they scan (16: below), and the lone f32 B = 8192 ones (6: below).
+  REQUIRE(specs.size() == 2 * (90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24 + 16 + 6) + 2);
   for (const KernelSpec& spec : specs) {
     const std::string text = spec.to_string();
     INFO(text);
@@ -518,7 +518,8 @@ TEST_CASE("plan: 8- and 16-CTA kernels are built without their scan where they h
 // (dsa-decode-b64's, sample-b64's). Rows the buffers hold, bounded rows (short ones among them),
 // lone f32 CTAs, 16-bit 2-CTA clusters and larger clusters keep it.
 TEST_CASE(
-    "plan: lone 16-bit CTAs and f32 2-CTA clusters scanning full rows shed their resident load") {
+    "plan: lone 16-bit CTAs, lone f32 CTAs at B = 8192 and f32 2-CTA clusters scanning full rows "
+    "shed their resident load") {
   const DeviceInfo h200{kSm90, kH200Sms};
   for (DType dtype : {DType::bf16, DType::f16}) {
     for (int k : {50, 256, 512, 1000, 2048, 4096}) {
@@ -571,8 +572,28 @@ TEST_CASE(
   CHECK(plan_spec(f32, 2048, 64, 16384, h200).row_path == RowPath::any);
   CHECK(plan_spec(f32, 2048, 64, 28672, h200).row_path == RowPath::any);
   CHECK(plan_spec(f32, 2048, 64, 40001, h200).row_path == RowPath::scanned);
+  // Lone f32 CTAs: those at B = 8192 (256 threads, long rows in one wave) scan full rows without
+  // their resident load; those at B = 4096 keep it.
+  for (int k : {50, 512, 1000, 2048}) {
+    for (int64_t rows : {int64_t{133}, int64_t{200}, int64_t{2 * kH200Sms}}) {
+      for (int64_t n : {int64_t{131072}, int64_t{151936}, int64_t{262144}}) {
+        INFO("lone f32 k=", k, " rows=", rows, " n=", n);
+        const KernelSpec scanning = plan_spec(f32, k, rows, n, h200);
+        REQUIRE(scanning.cluster == 1);
+        REQUIRE(scanning.block == 8192);
+        CHECK(scanning.row_path == RowPath::scanned);
+        CHECK(plan_bounded(f32, k, rows, n, h200).row_path == RowPath::any);
+        KernelSpec wider = scanning;
+        wider.threads = 512;
+        CHECK(row_path_for(wider, n, true) == RowPath::any);
+      }
+    }
+    CHECK(plan_spec(f32, k, 2 * kH200Sms + 1, 131072, h200).row_path == RowPath::any);
+    CHECK(plan_spec(f32, k, 200, 131071, h200).row_path == RowPath::any);
+  }
+  CHECK(plan_spec(f32, 4096, 200, 131072, h200).row_path == RowPath::any);
   CHECK(plan_spec(f32, 2048, 1024, 131072, h200).row_path == RowPath::any);
-  CHECK(plan_spec(f32, 1024, 256, 151936, h200).row_path == RowPath::any);
+  CHECK(plan_spec(f32, 1024, 256, 151936, h200).row_path == RowPath::scanned);
   KernelSpec floor = plan_spec(DType::bf16, 512, 256, 131072, h200);
   floor.kind = KernelKind::read_floor;
   CHECK(validate_rejection(floor).argument == "rows");
@@ -948,21 +969,24 @@ TEST_CASE("plan: planner and default spec lists") {
         const bool two_cta_three = bucket <= 2048;
         const bool four_cta_three = bucket <= 1024;
         const bool two_cta_two = bucket <= 512;
-        // And each f32 2-CTA kernel over full rows again, built without its resident load for
-        // rows it scans (row_path_for).
+        const bool lone_b8192 = bucket <= 2048;
+        // And each f32 2-CTA kernel over full rows again, and (up to k = 2048) the lone
+        // 256-thread one at B = 8192, built without its resident load for rows it scans
+        // (row_path_for).
         if (dtype == DType::f32) {
           for (const KernelOptions& options : precompiled_options(dtype, bucket)) {
             if (spans_full_rows(options.bounds, RowLengths::full))
               expected += (two_cta_three ? 1 : 0) + (four_cta_three ? 1 : 0);
             expected += two_cta_two ? 1 : 0;
             if (spans_full_rows(options.bounds, RowLengths::full))
-              expected += 1 + (two_cta_three ? 1 : 0) + (two_cta_two ? 1 : 0);
+              expected +=
+                  1 + (two_cta_three ? 1 : 0) + (two_cta_two ? 1 : 0) + (lone_b8192 ? 1 : 0);
           }
         }
       }
     }
     CHECK(planned.size() == expected);
-    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24 + 16);
+    CHECK(expected == 90 + 15 + 36 + 1 + 5 + 8 + 8 + 6 + 4 + 3 + 45 + 24 + 16 + 6);
     for (const KernelOptions& options : precompiled_options(DType::bf16, 2048)) {
       const KernelSpec spec = plan_spec(DType::bf16, 2048, 1, 1, DeviceInfo{arch, 16},
                                         options.bounds, options.epilogue);

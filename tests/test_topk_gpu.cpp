@@ -398,10 +398,11 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
 }
 
 // A kernel built without its resident load (RowPath::scanned, which the planner gives lone 16-bit
-// CTAs and f32 2-CTA clusters over full rows they hold no part of whole) scans every row, whatever
-// its length, so topk_with_spec takes it for any rows: rows of k - 1, k + 1 and a few thousand
-// columns (each distribution at each length), empty, short and ragged rows, per-row k, every order,
-// x unaligned, on the suite's lone 16-bit kernels, two lone f32 ones, four 2-CTA clusters
+// CTAs, lone f32 256-thread CTAs at B = 8192 and f32 2-CTA clusters over full rows they hold no
+// part of whole) scans every row, whatever its length, so topk_with_spec takes it for any rows:
+// rows of k - 1, k + 1 and a few thousand columns (each distribution at each length), empty, short
+// and ragged rows, per-row k, every order, x unaligned, on the suite's lone 16-bit kernels, three
+// lone f32 ones (sample-b256's and 200 x 131072 k = 2048's among them), four 2-CTA clusters
 // (dsa-decode-b64's and one at two stages among them; the bf16 one is no planner kernel) and the
 // 8- and 16-CTA kernels of the digit floor, whose parts of such rows are short or empty.
 TEST_CASE("gpu: kernels built without their resident load take rows of any length") {
@@ -413,6 +414,7 @@ TEST_CASE("gpu: kernels built without their resident load take rows of any lengt
       "dtype=bf16 k_max=64 B=8192 B2=1024 threads=256 cluster=1 stages=2",
       "dtype=f32 k_max=2048 B=4096 B2=2048 threads=256 cluster=1 stages=2",
       "dtype=f32 k_max=1024 B=8192 B2=1024 threads=256 cluster=1 stages=2",
+      "dtype=f32 k_max=2048 B=8192 B2=2048 threads=256 cluster=1 stages=2",
       "dtype=f32 k_max=512 B=8192 B2=2048 threads=512 cluster=2 stages=4",
       "dtype=f32 k_max=2048 B=8192 B2=4096 threads=512 cluster=2 stages=3",
       "dtype=f32 k_max=4096 B=8192 B2=1024 threads=512 cluster=2 stages=2",
