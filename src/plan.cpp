@@ -266,8 +266,9 @@ void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_r
 // -0.7..-1.3%, 49 x 131072 at k = 1024 -1.6..-1.9%; at two stages and on shorter rows (v136,
 // H100) 40 x 131072 k = 64 / 1024 / 4096 -0.6..-1.8%, 40 x 65536 k = 512 -0.3..-1.7%,
 // 64 x 24000 k = 64, 64 x 32768 k = 256, 64 x 49152 k = 2048 and 56 x 100000 k = 1024
-// -0.9..-3.1%. So did lone f32 CTAs at B = 8192 (256 threads, rows of >= 131,072 columns in one
-// wave; -23% of their instructions, no local memory either way; v136, H100): sample-b256
+// -0.9..-3.1%. So did lone 256-thread f32 CTAs at B = 8192 up to k = 2048 (which block_for plans
+// for rows of >= 131,072 columns in one wave; -23% of their instructions, no local memory either
+// way; v136, H100): sample-b256
 // -0.6..-2.1%, 200 x 131072 k = 2048 -1.4..-2.4%, 150 x 262144 k = 512 -0.7..-1.8%. Not taken:
 // 16-bit 2-CTA clusters (64 x 131072 bf16: k = 64 +0.6..+1.1%, its twin spilling; k = 2048
 // within 0.2%), lone f32 CTAs at B = 4096 (the 80-register one at k = 2048 spilled without it,
@@ -276,7 +277,8 @@ void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_r
 namespace {
 bool ran_faster_scanned(const KernelSpec& spec) {
   if (dtype_bytes(spec.dtype) == 2) return spec.cluster == 1;
-  const bool long_row_lone_cta = spec.cluster == 1 && spec.threads == 256 && spec.block == 8192;
+  const bool long_row_lone_cta =
+      spec.cluster == 1 && spec.threads == 256 && spec.block == 8192 && spec.k_max <= 2048;
   return spec.cluster == 2 || long_row_lone_cta;
 }
 }  // namespace
@@ -370,8 +372,8 @@ std::vector<KernelSpec> planner_specs(Arch arch) {
   // medium rows (the 512-thread buffer's length) give a lone CTA's kernels: scanning at 256
   // threads, whole at 256 and 512 (threads_for, buffer_when_scanning, block_for,
   // paired_blocks_when_scanning); a column more, the shortest full rows it scans with the
-  // buffer of rows under 131,072 columns; and full long rows, the 16-bit lone CTAs' and the f32
-  // 2-CTA clusters' kernels without their resident load (row_path_for).
+  // buffer of rows under 131,072 columns; and full long rows, the 16-bit lone CTAs', the lone f32
+  // B = 8192 CTAs' and the f32 2-CTA clusters' kernels without their resident load (row_path_for).
   const DeviceInfo device{arch, 2 * kMaxCluster};
   constexpr int64_t kLongRow = int64_t(1) << 31;
   constexpr int64_t kShortRow = 1;

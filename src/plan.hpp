@@ -29,8 +29,8 @@ enum class RowLengths : int { full, bounded };
 
 // The path the planner builds spec for, over rows of up to n columns (all n long where
 // full_rows): whole for an 8- or 16-CTA kernel that holds every such row whole, scanned for a
-// lone 16-bit CTA, a lone f32 256-thread CTA at B = 8192 or an f32 2-CTA cluster over full rows
-// it holds no part of whole, else any.
+// lone 16-bit CTA, a lone f32 256-thread CTA at B = 8192 (k <= 2048) or an f32 2-CTA cluster over
+// full rows it holds no part of whole, else any.
 RowPath row_path_for(const KernelSpec& spec, int64_t n, bool full_rows);
 
 // Whether a call's rows all span n: `lengths` says so and no decode bounds cut them. The planner
