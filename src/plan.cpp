@@ -71,13 +71,17 @@ const std::string& plan_override() {
   return text;
 }
 
-// Whether the override gives the row path (rows=...), which then stands; without it the planner's
-// rule (row_path_for) follows the overridden kernel.
-bool override_gives_row_path() {
-  static const bool gives =
-      std::ranges::any_of(spec_fields(plan_override()),
-                          [](std::string_view field) { return field.starts_with("rows="); });
-  return gives;
+// Whether the override gives the field `name` (as in "name=value"), which then stands; a field
+// it does not give and that follows the kernel (the thread count, B, the row path) the planner
+// derives again for the overridden kernel.
+bool override_gives(std::string_view name) {
+  static const std::vector<std::string> given = [] {
+    std::vector<std::string> names;
+    for (std::string_view field : spec_fields(plan_override()))
+      names.emplace_back(field.substr(0, field.find('=')));
+    return names;
+  }();
+  return std::ranges::find(given, name) != given.end();
 }
 
 // A row split over a cluster leaves at most one CTA per SM, so a CTA may take a larger buffer
@@ -268,12 +272,11 @@ void deeper_stages_in_small_clusters(KernelSpec& spec, int64_t rows, bool full_r
 // 64 x 24000 k = 64, 64 x 32768 k = 256, 64 x 49152 k = 2048 and 56 x 100000 k = 1024
 // -0.9..-3.1%. So did lone 256-thread f32 CTAs at B = 8192 up to k = 2048 (which block_for plans
 // for rows of >= 131,072 columns in one wave; -23% of their instructions, no local memory either
-// way; v136, H100): sample-b256
-// -0.6..-2.1%, 200 x 131072 k = 2048 -1.4..-2.4%, 150 x 262144 k = 512 -0.7..-1.8%. Not taken:
-// 16-bit 2-CTA clusters (64 x 131072 bf16: k = 64 +0.6..+1.1%, its twin spilling; k = 2048
-// within 0.2%), lone f32 CTAs at B = 4096 (the 80-register one at k = 2048 spilled without it,
-// dsa-prefill-128k +2.2..+2.6%), and rows of unknown lengths, short ones among them, which the
-// resident load takes faster.
+// way; v136, H100): sample-b256 -0.6..-2.1%, 200 x 131072 k = 2048 -1.4..-2.4%, 150 x 262144
+// k = 512 -0.7..-1.8%. Not taken: 16-bit 2-CTA clusters (64 x 131072 bf16: k = 64 +0.6..+1.1%,
+// its twin spilling; k = 2048 within 0.2%), lone f32 CTAs at B = 4096 (the 80-register one at
+// k = 2048 spilled without it, dsa-prefill-128k +2.2..+2.6%), and rows of unknown lengths, short
+// ones among them, which the resident load takes faster.
 namespace {
 bool ran_faster_scanned(const KernelSpec& spec) {
   if (dtype_bytes(spec.dtype) == 2) return spec.cluster == 1;
@@ -336,16 +339,13 @@ KernelSpec plan_spec(DType dtype, int k, int64_t rows, int64_t n, const DeviceIn
   if (!plan_override().empty()) {
     // The override picks a kernel; the call's row bounds and epilogue are not its to change, and
     // the thread count and then B, unless it gives them, follow the overridden buffer and cluster.
-    KernelSpec base = spec;
-    base.threads = 0;
-    base.block = 0;
-    spec = KernelSpec::parse(plan_override(), base);
-    if (spec.threads == 0) spec.threads = threads_for(spec, n);
-    if (spec.block == 0) spec.block = block_for(spec, rows, n, device);
+    spec = KernelSpec::parse(plan_override(), spec);
+    if (!override_gives("threads")) spec.threads = threads_for(spec, n);
+    if (!override_gives("B")) spec.block = block_for(spec, rows, n, device);
     spec.bounds = bounds;
     spec.epilogue = epilogue;
   }
-  if (override_gives_row_path()) {
+  if (override_gives("rows")) {
     spec.require_rows_held(n, "DEEPSELECT_PLAN_OVERRIDE");
   } else {
     spec.row_path = row_path_for(spec, n, full_rows);

@@ -206,11 +206,12 @@ TEST_CASE("cli: a plan override changes the kernels, never the row bounds or epi
     bool lone_f32_keep_resident_load;
   };
   const std::regex row_path(" rows=[a-z]+");
-  const auto topk_lines = [](const std::string& out) {
+  // The lines of a list that are topk kernels' (or, with topk false, the others').
+  const auto kernel_lines = [](const std::string& out, bool topk = true) {
     std::vector<std::string> lines;
     std::istringstream in(out);
     for (std::string line; std::getline(in, line);) {
-      if (contains(line, "kind=topk")) lines.push_back(line);
+      if (contains(line, "kind=topk") == topk) lines.push_back(line);
     }
     return lines;
   };
@@ -230,13 +231,13 @@ TEST_CASE("cli: a plan override changes the kernels, never the row bounds or epi
     };
     // Planned kernels that differ only in the overridden field become one.
     std::set<std::string> want;
-    for (const std::string& line : topk_lines(planned.out)) {
+    for (const std::string& line : kernel_lines(planned.out)) {
       std::string overridden_line = std::regex_replace(line, field, override.value);
       if (follows_kernel(overridden_line))
         overridden_line = std::regex_replace(overridden_line, row_path, "");
       want.insert(overridden_line);
     }
-    const std::vector<std::string> got_lines = topk_lines(overridden.out);
+    const std::vector<std::string> got_lines = kernel_lines(overridden.out);
     const std::set<std::string> got(got_lines.begin(), got_lines.end());
     CHECK(got.size() == got_lines.size());
     std::string missing;
@@ -251,15 +252,7 @@ TEST_CASE("cli: a plan override changes the kernels, never the row bounds or epi
     CHECK(extra == "");
     CHECK(want.size() > 1);
     // The read-floor and launch-test kernels, which the override does not touch, follow as planned.
-    const auto other_kernels = [](const std::string& out) {
-      std::string lines;
-      std::istringstream in(out);
-      for (std::string line; std::getline(in, line);) {
-        if (!contains(line, "kind=topk")) lines += line + "\n";
-      }
-      return lines;
-    };
-    CHECK(other_kernels(overridden.out) == other_kernels(planned.out));
+    CHECK(kernel_lines(overridden.out, false) == kernel_lines(planned.out, false));
   }
   // A row path the override gives stands on every kernel, over the planner's rule (which gives
   // most kernels none): v135 measured twice the same kernel before it did.
@@ -268,14 +261,9 @@ TEST_CASE("cli: a plan override changes the kernels, never the row bounds or epi
   const CliResult scanned = run_cli(list, scanned_env);
   INFO(describe(scanned));
   REQUIRE(scanned.exit_code == 0);
-  std::istringstream scanned_lines(scanned.out);
-  int scanned_kernels = 0;
-  for (std::string line; std::getline(scanned_lines, line);) {
-    if (!contains(line, "kind=topk")) continue;
-    ++scanned_kernels;
-    CHECK(contains(line, " rows=scanned "));
-  }
-  CHECK(scanned_kernels > 0);
+  const std::vector<std::string> scanned_kernels = kernel_lines(scanned.out);
+  for (const std::string& line : scanned_kernels) CHECK(contains(line, " rows=scanned "));
+  CHECK(!scanned_kernels.empty());
   // rows=whole where the planner's rows are longer than any buffer: refused, naming the override.
   EnvChanges whole_env = env;
   whole_env.emplace_back("DEEPSELECT_PLAN_OVERRIDE", "rows=whole");

@@ -403,9 +403,9 @@ TEST_CASE("gpu: 16-bit rows that a lone CTA scans two blocks per block scan") {
 // rows of k - 1, k + 1 and a few thousand columns (each distribution at each length), empty, short
 // and ragged rows, per-row k, every order, x unaligned, on the suite's lone 16-bit kernels, three
 // lone f32 ones (sample-b256's and 200 x 131072 k = 2048's among them; the B = 4096 one is no
-// planner kernel), four 2-CTA clusters
-// (dsa-decode-b64's and one at two stages among them; the bf16 one is no planner kernel) and the
-// 8- and 16-CTA kernels of the digit floor, whose parts of such rows are short or empty.
+// planner kernel), four 2-CTA clusters (dsa-decode-b64's and one at two stages among them; the
+// bf16 one is no planner kernel) and the 8- and 16-CTA kernels of the digit floor, whose parts of
+// such rows are short or empty.
 TEST_CASE("gpu: kernels built without their resident load take rows of any length") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
