@@ -368,7 +368,13 @@ DeviceInfo device_info(CUstream stream) {
 }
 
 KernelSpec planned_spec(const TopkArgs& args, CUstream stream) {
-  return planned_spec(args, device_info(stream), stream);
+  return planned_kernel(args, stream).spec;
+}
+
+const LoadedKernel& planned_kernel(const TopkArgs& args, CUstream stream) {
+  validate(args);
+  const StreamContext context(stream);
+  return kernel_at_once(args, current_device_info(), context.get());
 }
 
 KernelSpec planned_spec(const TopkArgs& args, const DeviceInfo& device, CUstream stream) {

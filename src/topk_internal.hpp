@@ -11,6 +11,8 @@
 
 namespace deepselect {
 
+struct LoadedKernel;
+
 // The seed of every call's block order and row sample (TopkParams::seed): fixed, so that a call
 // repeats exactly.
 inline constexpr uint32_t kBlockOrderSeed = 0x5eed0001u;
@@ -22,6 +24,9 @@ DeviceInfo device_info(CUstream stream);
 // kernel, as topk() would: whether the GPU holds the call's clusters at once is the loaded
 // kernel's to say.
 KernelSpec planned_spec(const TopkArgs& args, CUstream stream);
+
+// That kernel, loaded in the stream's context (its resident_clusters included).
+const LoadedKernel& planned_kernel(const TopkArgs& args, CUstream stream);
 
 // The same for device: the stream's GPU as device_info(stream) gives it, perhaps without its
 // tuning table.

@@ -15,5 +15,5 @@ done
 for binary in "$@"; do
   name=$(basename "$binary")
   echo "== $name: bench $args"
-  "$binary" bench $args 2>&1 | grep -E '^(dsa|sample|custom|shape|[0-9]+ results)' | tee "$out/$name.log"
+  "$binary" bench $args 2>&1 | grep -E '^ *(dsa|sample|custom|shape|[0-9]+ results)' | tee "$out/$name.log"
 done

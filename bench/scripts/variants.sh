@@ -10,7 +10,7 @@ shape="$1"
 shift
 for override in "" "$@"; do
   DEEPSELECT_PLAN_OVERRIDE="$override" "${BIN:-./build/deepselect}" bench $shape --dists "${DISTS:-normal}" \
-    --replays 10 2>&1 | grep -E '^(dsa|sample|custom)' |
+    --replays 10 2>&1 | grep -E '^ *(dsa|sample|custom)' |
     while IFS= read -r line; do printf '%-40s %s\n' "[${override:-planner}]" "$line"; done |
     tee -a "$out/variants.log"
 done

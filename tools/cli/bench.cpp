@@ -134,6 +134,17 @@ Timing time_topk(const BenchShape& shape, int k, const BenchInputs& inputs, cons
   return time_calls(call, inputs.buffers.size(), o.replays, stream);
 }
 
+// The kernel that topk() launches for shape at k (its resident_clusters: a plan override or a
+// tuning table may set clusters that the GPU does not hold all at once).
+const LoadedKernel& kernel_launched(const BenchShape& shape, int k, const BenchInputs& inputs,
+                                    CUstream stream) {
+  testing::DeviceBuffer indices(static_cast<size_t>(shape.rows) * static_cast<size_t>(k) *
+                                sizeof(int32_t));
+  return planned_kernel(topk_args(shape, k, inputs.buffers.front()->at<const void>(),
+                                  inputs.ends_pointer(), indices.at<void>(), nullptr),
+                        stream);
+}
+
 // CTAs per row: rows * chunks >= 4 x the SMs, but at least one 16-byte load per thread.
 unsigned floor_chunks(const BenchShape& shape, const GpuInfo& gpu, int threads) {
   const int64_t wanted = (4 * gpu.sms + shape.rows - 1) / shape.rows;
@@ -185,6 +196,10 @@ void measure(const BenchShape& shape, testing::Dist dist, const GpuInfo& gpu, co
     m.floor = floor;
     m.topk = time_topk(shape, k, inputs, o, stream);
     m.mismatch = check_topk(shape, k, inputs, o.pdl, stream);
+    const LoadedKernel& kernel = kernel_launched(shape, k, inputs, stream);
+    m.kernel = kernel.spec.to_string();
+    m.cluster = kernel.spec.cluster;
+    m.clusters_at_once = kernel.resident_clusters;
     print_row(m);
     results.push_back(std::move(m));
   }
@@ -219,6 +234,7 @@ void bench(const BenchOptions& o) {
   for (const BenchShape& shape : shapes) {
     for (const testing::Dist dist : dists) measure(shape, dist, gpu, o, stream.get(), results);
   }
+  print_kernels(results);
   print_summary(results);
   if (!o.json.empty()) write_json(o.json, gpu, cold, o.replays, o.pdl, results);
   if (std::any_of(results.begin(), results.end(),

@@ -1,6 +1,7 @@
 #include "bench_report.hpp"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <fstream>
 
@@ -53,6 +54,7 @@ nlohmann::json cold_json(const ColdStart& cold) {
 }
 
 nlohmann::json result_json(const Measurement& m) {
+  const nlohmann::json at_once = m.cluster > 1 ? nlohmann::json(m.clusters_at_once) : nullptr;
   return {{"name", m.shape.name},
           {"dist", testing::dist_name(m.dist)},
           {"rows", m.shape.rows},
@@ -71,7 +73,18 @@ nlohmann::json result_json(const Measurement& m) {
           {"floor_calls_per_replay", m.floor.calls},
           {"ratio", m.ratio()},
           {"check", m.mismatch.empty() ? "ok" : "MISMATCH"},
-          {"mismatch", m.mismatch}};
+          {"mismatch", m.mismatch},
+          {"kernel", m.kernel},
+          {"clusters_at_once", at_once}};
+}
+
+// How a call's rows (one cluster each) fit the clusters the GPU holds at once.
+std::string waves_text(const Measurement& m) {
+  if (m.cluster == 1) return "lone CTAs";
+  const int64_t waves = (m.shape.rows + m.clusters_at_once - 1) / std::max(m.clusters_at_once, 1);
+  const std::string held =
+      fmt::format("{} rows, {} clusters at once", m.shape.rows, m.clusters_at_once);
+  return waves == 1 ? held : fmt::format("{}: {} waves", held, waves);
 }
 
 }  // namespace
@@ -108,6 +121,19 @@ void print_row(const Measurement& m) {
       order_name(m.shape.order), lengths_text(m.shape), m.topk.us_per_call, m.gbps(),
       m.floor.us_per_call, m.ratio(), check_text(m));
   std::fflush(stdout);
+}
+
+void print_kernels(const std::vector<Measurement>& results) {
+  fmt::print("\nkernels (the same for every distribution):\n");
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Measurement& m = results[i];
+    const bool seen = std::any_of(results.begin(), results.begin() + static_cast<ptrdiff_t>(i),
+                                  [&](const Measurement& earlier) {
+                                    return earlier.shape.name == m.shape.name && earlier.k == m.k &&
+                                           earlier.kernel == m.kernel;
+                                  });
+    if (!seen) fmt::print("  {} k={}: {} ({})\n", m.shape.name, m.k, m.kernel, waves_text(m));
+  }
 }
 
 void print_summary(const std::vector<Measurement>& results) {

@@ -1,5 +1,5 @@
 // What `deepselect bench` prints and writes: the GPU, the cold start, one table row per
-// (shape, k, distribution), and all of it as JSON.
+// (shape, k, distribution), the kernel of each (shape, k), and all of it as JSON.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +31,11 @@ struct Measurement {
   Timing topk;
   Timing floor;
   std::string mismatch;  // empty: the check passed
+  std::string kernel;    // the spec that topk() launched
+  int cluster = 1;       // its CTAs per cluster
+  // How many of its clusters (one per row) the GPU holds at once, where cluster > 1: fewer than
+  // the rows, and the last clusters wait for a second wave.
+  int clusters_at_once = 0;
 
   double gbps() const { return static_cast<double>(valid_bytes) / topk.us_per_call / 1e3; }
   double ratio() const { return topk.us_per_call / floor.us_per_call; }
@@ -40,6 +45,8 @@ void print_gpu(const GpuInfo& gpu);
 void print_cold_start(const ColdStart& cold);
 void print_table_header();
 void print_row(const Measurement& m);
+// Each (shape, k)'s kernel, and where its clusters take more than one wave.
+void print_kernels(const std::vector<Measurement>& results);
 // The closing lines: how many results, how many mismatches.
 void print_summary(const std::vector<Measurement>& results);
 
