@@ -368,19 +368,22 @@ DeviceInfo device_info(CUstream stream) {
 }
 
 KernelSpec planned_spec(const TopkArgs& args, CUstream stream) {
-  return planned_kernel(args, stream).spec;
+  return planned_spec(args, device_info(stream), stream);
 }
 
 const LoadedKernel& planned_kernel(const TopkArgs& args, CUstream stream) {
-  validate(args);
-  const StreamContext context(stream);
-  return kernel_at_once(args, current_device_info(), context.get());
+  return planned_kernel(args, device_info(stream), stream);
 }
 
 KernelSpec planned_spec(const TopkArgs& args, const DeviceInfo& device, CUstream stream) {
+  return planned_kernel(args, device, stream).spec;
+}
+
+const LoadedKernel& planned_kernel(const TopkArgs& args, const DeviceInfo& device,
+                                   CUstream stream) {
   validate(args);
   const StreamContext context(stream);
-  return kernel_at_once(args, device, context.get()).spec;
+  return kernel_at_once(args, device, context.get());
 }
 
 void topk_with_spec(const TopkArgs& a, const KernelSpec& spec, CUstream stream) {

@@ -31,6 +31,7 @@ const LoadedKernel& planned_kernel(const TopkArgs& args, CUstream stream);
 // The same for device: the stream's GPU as device_info(stream) gives it, perhaps without its
 // tuning table.
 KernelSpec planned_spec(const TopkArgs& args, const DeviceInfo& device, CUstream stream);
+const LoadedKernel& planned_kernel(const TopkArgs& args, const DeviceInfo& device, CUstream stream);
 
 // topk() with `spec` instead of the planner's: a topk spec of args.dtype with k_max >= k, for
 // the stream's GPU. Throws ArgumentError("spec") otherwise.

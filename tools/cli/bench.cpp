@@ -197,8 +197,7 @@ void measure(const BenchShape& shape, testing::Dist dist, const GpuInfo& gpu, co
     m.topk = time_topk(shape, k, inputs, o, stream);
     m.mismatch = check_topk(shape, k, inputs, o.pdl, stream);
     const LoadedKernel& kernel = kernel_launched(shape, k, inputs, stream);
-    m.kernel = kernel.spec.to_string();
-    m.cluster = kernel.spec.cluster;
+    m.kernel = kernel.spec;
     m.clusters_at_once = kernel.resident_clusters;
     print_row(m);
     results.push_back(std::move(m));

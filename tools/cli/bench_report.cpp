@@ -54,7 +54,8 @@ nlohmann::json cold_json(const ColdStart& cold) {
 }
 
 nlohmann::json result_json(const Measurement& m) {
-  const nlohmann::json at_once = m.cluster > 1 ? nlohmann::json(m.clusters_at_once) : nullptr;
+  const nlohmann::json at_once =
+      m.kernel.cluster > 1 ? nlohmann::json(m.clusters_at_once) : nullptr;
   return {{"name", m.shape.name},
           {"dist", testing::dist_name(m.dist)},
           {"rows", m.shape.rows},
@@ -74,13 +75,13 @@ nlohmann::json result_json(const Measurement& m) {
           {"ratio", m.ratio()},
           {"check", m.mismatch.empty() ? "ok" : "MISMATCH"},
           {"mismatch", m.mismatch},
-          {"kernel", m.kernel},
+          {"kernel", m.kernel.to_string()},
           {"clusters_at_once", at_once}};
 }
 
 // How a call's rows (one cluster each) fit the clusters the GPU holds at once.
 std::string waves_text(const Measurement& m) {
-  if (m.cluster == 1) return "lone CTAs";
+  if (m.kernel.cluster == 1) return "lone CTAs";
   const int64_t waves = (m.shape.rows + m.clusters_at_once - 1) / std::max(m.clusters_at_once, 1);
   const std::string held =
       fmt::format("{} rows, {} clusters at once", m.shape.rows, m.clusters_at_once);
@@ -132,7 +133,8 @@ void print_kernels(const std::vector<Measurement>& results) {
                                     return earlier.shape.name == m.shape.name && earlier.k == m.k &&
                                            earlier.kernel == m.kernel;
                                   });
-    if (!seen) fmt::print("  {} k={}: {} ({})\n", m.shape.name, m.k, m.kernel, waves_text(m));
+    if (!seen)
+      fmt::print("  {} k={}: {} ({})\n", m.shape.name, m.k, m.kernel.to_string(), waves_text(m));
   }
 }
 

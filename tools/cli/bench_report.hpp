@@ -11,6 +11,7 @@
 #include "bench_suite.hpp"
 #include "cubin_store.hpp"
 #include "data_gen.hpp"
+#include "spec.hpp"
 
 namespace deepselect::cli {
 
@@ -31,10 +32,9 @@ struct Measurement {
   Timing topk;
   Timing floor;
   std::string mismatch;  // empty: the check passed
-  std::string kernel;    // the spec that topk() launched
-  int cluster = 1;       // its CTAs per cluster
-  // How many of its clusters (one per row) the GPU holds at once, where cluster > 1: fewer than
-  // the rows, and the last clusters wait for a second wave.
+  KernelSpec kernel;     // the spec that topk() launched
+  // How many of its clusters (one per row) the GPU holds at once, where kernel.cluster > 1: fewer
+  // than the rows, and the last clusters wait for a second wave.
   int clusters_at_once = 0;
 
   double gbps() const { return static_cast<double>(valid_bytes) / topk.us_per_call / 1e3; }
