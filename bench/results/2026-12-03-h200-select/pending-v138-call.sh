@@ -4,7 +4,7 @@ set -u
 # resident-cluster shapes on normal and ascending rows (phase_times clusters); 4-CTA clusters at
 # two CTAs per SM where they fit one wave (C2 against the plan H at 40 / 48 / 56 rows, in turns,
 # twice). carry ["build/cx46"] (bins.tar.xz: H/{deepselect,libdeepselect.so,deepselect_tests,
-# phase_times} at 6110b2c; pre.tar.xz + pre_x.tar.xz: every default sm_90a cubin). Copy it to the
+# phase_times} at the final read's commit; pre.tar.xz + pre_x.tar.xz: every default sm_90a cubin). Copy it to the
 # repository root first (the run copies the working tree) and run `bash v138.sh`.
 w=/tmp/w/v138; mkdir -p $w/c; pack() { tar czf $OUT/v138.tar.gz -C /tmp/w v138; }
 export DEEPSELECT_CACHE_DIR=/tmp/dscache DEEPSELECT_PREBUILT_DIR=/tmp/pre_H
