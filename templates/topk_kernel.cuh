@@ -1044,6 +1044,7 @@ struct TopkRow {
         taken |= u32(round_key(vectors, bit) >= lowest_taken) << bit;
       return taken & valid & takes;
     };
+    DS_PHASE(16);
     const Extremes bounds = load_resident_taking(part, reaching_floor);
     // The holder's share keeps unused slots (its take is uniform in its threads by now).
     if (alone && shares_known && threadIdx.x == 0) {
@@ -1255,6 +1256,7 @@ struct TopkRow {
       if (shares_known) __syncthreads();
       u64* destination = peer_shared(cand, 0u) + before_me;
       for (int i = threadIdx.x; i < count; i += kThreads) destination[i] = cand[i];
+      DS_PHASE(17);
     } else {
       count = total;
       if (kSelectsInFloorBin && shares_known) clear_first_hist<kThreads>(scratch.radix);

@@ -26,7 +26,7 @@
 #include "data_gen.hpp"
 #include "topk_internal.hpp"
 
-constexpr int kPhases = 16;
+constexpr int kPhases = 18;
 constexpr int kEvents = 4;
 constexpr int kMostCtas = 8192;
 __device__ unsigned long long g_stamps[kMostCtas][kPhases][2];
@@ -63,7 +63,9 @@ const char* kPhaseNames[kPhases] = {"start",
                                     "radix counts",
                                     "radix barrier",
                                     "radix scan",
-                                    "radix start"};
+                                    "radix start",
+                                    "digit floor to take",
+                                    "shares stored"};
 const char* kEventNames[kEvents] = {"compactions", "radix passes", "bin re-ranges", "rescans"};
 
 void check(cudaError_t status, const char* what) {
@@ -133,8 +135,8 @@ double median(std::vector<double> values) {
 }
 
 // Times `shape` with kernel `kernel` (kCluster CTAs per row) and prints each phase's median
-// duration, split by the CTA's role: CTA 0 of a cluster (or a row longer than k, without
-// clusters) against the rest.
+// duration, split by the CTA's role: a cluster's CTA 0, its middle ranks and its last rank (which
+// holds an ascending row's best), or, without clusters, rows longer than k against the rest.
 template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages = 2>
 void time_phases(const Shape& shape) {
   typedef typename T::Raw Raw;
@@ -203,7 +205,9 @@ void time_phases(const Shape& shape) {
   const int ctas = shape.rows * kCluster;
   std::vector<unsigned long long> stamps(size_t(ctas) * kPhases * 2);
   std::vector<unsigned> counts(size_t(ctas) * kEvents);
-  std::vector<double> phase_ns[2][kPhases], phase_cycles[2][kPhases], events[2][kEvents];
+  constexpr int kRoles = 3;
+  std::vector<double> phase_ns[kRoles][kPhases], phase_cycles[kRoles][kPhases],
+      events[kRoles][kEvents];
   std::vector<double> kernel_us, skew_ns, span_ns, slowest_ns;
   int slowest_cta = 0;  // of the last launch
   cudaEvent_t before, after;
@@ -233,7 +237,10 @@ void time_phases(const Shape& shape) {
       const int rank = cta % kCluster;
       // Lone CTAs take the rows last first (templates/topk_kernel.cuh topk_row).
       const int row = kCluster > 1 ? cta / kCluster : shape.rows - 1 - cta;
-      const int role = kCluster > 1 ? (rank == 0 ? 0 : 1) : (ends[row] > shape.k ? 0 : 1);
+      const int role = kCluster > 1 ? (rank == 0              ? 0
+                                       : rank == kCluster - 1 ? 2
+                                                              : 1)
+                                    : (ends[row] > shape.k ? 0 : 1);
       earliest = std::min(earliest, s[0]);
       latest_start = std::max(latest_start, s[0]);
       // Each phase's time runs from the stamp before it in time, whatever its number.
@@ -271,22 +278,27 @@ void time_phases(const Shape& shape) {
       "  kernel (events, plain launch) %.2f us; first stamp to last %.2f us; CTA start "
       "skew %.2f us; slowest CTA %.2f us\n",
       median(kernel_us), median(span_ns) / 1e3, median(skew_ns) / 1e3, median(slowest_ns) / 1e3);
-  const char* roles[2] = {kCluster > 1 ? "CTA 0" : "rows > k",
-                          kCluster > 1 ? "others" : "rows <= k"};
-  std::printf("  %-28s %12s %10s %12s %10s\n", "phase ends", roles[0], "cycles", roles[1],
-              "cycles");
+  const char* roles[kRoles] = {kCluster > 1 ? "CTA 0" : "rows > k",
+                               kCluster > 1 ? "middle" : "rows <= k", "last rank"};
+  const int shown = kCluster > 1 ? kRoles : 2;
+  std::printf("  %-28s", "phase ends");
+  for (int role = 0; role < shown; ++role) std::printf(" %12s %10s", roles[role], "cycles");
+  std::printf("\n");
   for (int phase = 1; phase < kPhases; ++phase) {
-    std::printf("  %-28s %9.2f us %10.0f %9.2f us %10.0f\n", kPhaseNames[phase],
-                median(phase_ns[0][phase]) / 1e3, median(phase_cycles[0][phase]),
-                median(phase_ns[1][phase]) / 1e3, median(phase_cycles[1][phase]));
+    std::printf("  %-28s", kPhaseNames[phase]);
+    for (int role = 0; role < shown; ++role)
+      std::printf(" %9.2f us %10.0f", median(phase_ns[role][phase]) / 1e3,
+                  median(phase_cycles[role][phase]));
+    std::printf("\n");
   }
+  const auto most = [](const std::vector<double>& values) {
+    return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
+  };
   for (int event = 0; event < kEvents; ++event) {
-    const auto most = [](const std::vector<double>& values) {
-      return values.empty() ? 0.0 : *std::max_element(values.begin(), values.end());
-    };
-    std::printf("  %-28s %12.1f %10.0f %12.1f %10.0f   (median, most per CTA)\n",
-                kEventNames[event], median(events[0][event]), most(events[0][event]),
-                median(events[1][event]), most(events[1][event]));
+    std::printf("  %-28s", kEventNames[event]);
+    for (int role = 0; role < shown; ++role)
+      std::printf(" %12.1f %10.0f", median(events[role][event]), most(events[role][event]));
+    std::printf("   (median, most per CTA)\n");
   }
   std::printf("  slowest CTA of the last launch: row %d,", slowest_cta / kCluster);
   for (int event = 0; event < kEvents; ++event)
