@@ -82,7 +82,8 @@ nlohmann::json result_json(const Measurement& m) {
 // How a call's rows (one cluster each) fit the clusters the GPU holds at once.
 std::string waves_text(const Measurement& m) {
   if (m.kernel.cluster == 1) return "lone CTAs";
-  const int64_t waves = (m.shape.rows + m.clusters_at_once - 1) / std::max(m.clusters_at_once, 1);
+  const int64_t held_at_once = std::max(m.clusters_at_once, 1);
+  const int64_t waves = (m.shape.rows + held_at_once - 1) / held_at_once;
   const std::string held =
       fmt::format("{} rows, {} clusters at once", m.shape.rows, m.clusters_at_once);
   return waves == 1 ? held : fmt::format("{}: {} waves", held, waves);
