@@ -175,10 +175,92 @@ DS_DEV void cluster_sync() {
                    : "memory");
 }
 
+// A cluster barrier after which the peers may read what this CTA wrote to its own shared memory:
+// its release is restricted to those writes, which ptxas orders with a CTA-wide membar, where
+// cluster_sync's full release waits on a GPU-wide one (MEMBAR.ALL.GPU). Not for stores into a
+// peer's shared memory (cluster_sync). The barrier also lets a peer overwrite what this CTA read
+// of it before (outside the PTX model, which orders no remote load here): every such read here
+// has returned the value it was used for, or (a shared select's extremes in a CTA without
+// candidates) is overwritten only past a later barrier.
+DS_DEV void cluster_sync_local() {
+  asm volatile(
+      "fence.release.sync_restrict::shared::cta.cluster;\n"
+      "barrier.cluster.arrive.relaxed.aligned;\n"
+      "barrier.cluster.wait.acquire.aligned;\n" ::
+          : "memory");
+}
+
+// The two halves of a cluster barrier, for a CTA that has work between saying it reads no
+// peer's shared memory any more (arrive) and leaving (wait: no peer reads its own then either).
+DS_DEV void cluster_arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+}
+DS_DEV void cluster_wait() {
+  asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+// An mbarrier in this CTA's shared memory that the cluster's CTAs arrive at, `arrivals` of them,
+// each with the bytes it stores into this CTA (st_async_u64); visible to the cluster from its
+// next cluster barrier on.
+DS_DEV void mbarrier_init_for_cluster(u64* barrier, u32 arrivals) {
+  asm volatile(
+      "mbarrier.init.shared::cta.b64 [%0], %1;\n"
+      "fence.mbarrier_init.release.cluster;\n" ::"r"(shared_address(barrier)),
+      "r"(arrivals)
+      : "memory");
+}
+
+// Arrives at a peer's mbarrier (`remote`: a shared::cluster address, peer_address) with the bytes
+// that this CTA's st_async_u64 stores complete on it.
+DS_DEV void mbarrier_arrive_expecting(u32 remote, u32 bytes) {
+  asm volatile(
+      "mbarrier.arrive.expect_tx.relaxed.cluster.shared::cluster.b64 _, [%0], %1;\n" ::"r"(remote),
+      "r"(bytes)
+      : "memory");
+}
+
+DS_DEV void mbarrier_arrive_local(u64* barrier) {
+  asm volatile(
+      "mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier))
+      : "memory");
+}
+
+// Waits until the phase `parity` of this CTA's mbarrier has completed, the stores it counted
+// visible.
+DS_DEV void mbarrier_wait(u64* barrier, u32 parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "WAIT_AGAIN:\n"
+      "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra WAIT_AGAIN;\n"
+      "}\n" ::"r"(shared_address(barrier)),
+      "r"(parity)
+      : "memory");
+}
+
+// Stores `value` at a peer's shared-memory address and completes its 8 bytes on the peer's
+// mbarrier (both shared::cluster addresses): no wait for a reply, and no fence.
+DS_DEV void st_async_u64(u32 remote, u64 value, u32 remote_barrier) {
+  asm volatile(
+      "st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 [%0], %1, [%2];\n" ::"r"(remote),
+      "l"(value), "r"(remote_barrier)
+      : "memory");
+}
+
 DS_DEV u32 cluster_rank() {
   u32 rank;
   asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
   return rank;
+}
+
+// The shared::cluster address of `local`'s copy in the CTA of rank `rank`.
+DS_DEV u32 peer_address(const void* local, u32 rank) {
+  u32 remote;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;"
+               : "=r"(remote)
+               : "r"(shared_address(local)), "r"(rank));
+  return remote;
 }
 
 template <class T>

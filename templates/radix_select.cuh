@@ -71,7 +71,7 @@ DS_DEV Extremes shared_extremes(Extremes mine, RadixScratch& scratch) {
       scratch.cta_min = all.low;
       scratch.cta_max = all.high;
     }
-    cluster_sync();
+    cluster_sync_local();
     for (u32 rank = 0; rank < u32(kShared); ++rank)
       all.add(*peer_shared(&scratch.cta_min, rank), *peer_shared(&scratch.cta_max, rank));
   }
@@ -182,7 +182,7 @@ DS_DEV u64 radix_passes(const u64* cand, int count, u32 want, u32 slack, Extreme
     count_bins<kThreads>(cand, count, low, span, shift, hist, scratch.uncounted);
     DS_PHASE(12);
     if (kShared > 1) {
-      cluster_sync();
+      cluster_sync_local();
     } else {
       __syncthreads();
     }

@@ -29,6 +29,12 @@ DS_HD constexpr int digit_part_limit(PartRoom room) {
   return (room.shared_bytes - kDigitWords * 4) / (8 + room.elem_bytes);
 }
 
+// Whether two digit histograms fit between a part's candidate words and its staged copy, so that
+// the digit rounds alternate between them (topk_kernel.cuh load_resident_best_digits).
+DS_HD constexpr bool digit_histograms_alternate(int part, PartRoom room) {
+  return part * (8 + room.elem_bytes) + 2 * kDigitWords * 4 <= room.shared_bytes;
+}
+
 // Whether rows split over the kernel's 8 or 16 CTAs and held whole take their first threshold
 // from the cluster's histogram of key digits rather than from a sample (topk_kernel.cuh,
 // kDigitFloor, says why): where the histogram fits beside a part of a 131,072-column row.

@@ -31,8 +31,8 @@ namespace ds {
 
 // What the CTA that split a digit floor's digit alone tells CTA 0 (`told` set): its share's
 // unused slots [gap_at, gap_at + gap) in CTA 0's buffer, and the digit it split to, [floor,
-// floor + span], with how many of the digit's keys the row keeps.
-struct SplitFloor {
+// floor + span], with how many of the digit's keys the row keeps. Sent as three 8-byte words.
+struct alignas(8) SplitFloor {
   u32 told;
   u32 gap_at;
   u32 gap;
@@ -58,6 +58,8 @@ struct TopkScratch {
   u32 most_in_digit;
   // Written into CTA 0's by the CTA that split the floor's digit alone.
   SplitFloor split;
+  // CTA 0's: where the shares land (select_across_cluster), one arrival per CTA of the cluster.
+  u64 gathered;
 };
 
 // kRowPath: kRowsWhole where every row of the launch is held whole (resident_part.cuh), which
@@ -137,6 +139,7 @@ struct TopkRow {
   // The cluster's candidates (`known_total`) and before_me are known without cluster_total
   // (load_resident_best_digits).
   bool shares_known;
+  bool tells_split;  // this CTA split the floor's digit alone and tells CTA 0 (scratch.split)
   int known_total;
   // With shares_known: the key range of the floor's digit and how many of the cluster's
   // candidates in it the row keeps (those above it are all kept).
@@ -524,8 +527,8 @@ struct TopkRow {
   // wanted in it. Started from the buffer's extremes, its first pass split the range above the
   // digit too, and the digit fell into few of its bins (decode-b1 and decode-b8 -11%:
   // bench/results/NOTES.md, Change 60). Every thread holds that range, so the select needs no
-  // block-wide extremes; its first histogram was cleared before the cluster barrier that
-  // precedes this (select_across_cluster).
+  // block-wide extremes; its first histogram was cleared before the CTA barrier that precedes
+  // this (select_across_cluster).
   DS_DEV void select_in_floor_bin() {
     keep_at_or_above(
         radix_passes<kThreads, 1>(cand, count, want_in_floor_bin, 0u, floor_bin, scratch.radix));
@@ -943,11 +946,15 @@ struct TopkRow {
         });
   }
 
-  // Where a split part's digit histogram lies: past the candidate words the part can make and
-  // below the staged part (resident_fits), so that the CTA's candidates do not overwrite it while
-  // the cluster's other CTAs read it. kDigitBins counts, then their sums per 32 digits.
-  DS_DEV u32* digit_histogram(int part) const {
-    return reinterpret_cast<u32*>(cand + part);
+  // Where a split part's digit histogram of `round` lies: past the candidate words the part can
+  // make and below the staged part (resident_fits), so that the CTA's candidates do not overwrite
+  // it while the cluster's other CTAs read it. kDigitBins counts, then their sums per 32 digits.
+  // Where two fit there the rounds alternate between them: a CTA counts a round while its peers
+  // may still read the last one's, and every one of them has passed its reads of the round before
+  // (digit_floor's cluster barrier), so no barrier comes between rounds.
+  DS_DEV u32* digit_histogram(int part, int round) const {
+    u32* first = reinterpret_cast<u32*>(cand + part);
+    return digit_histograms_alternate(part, room()) ? first + (round & 1) * kDigitWords : first;
   }
 
   // The elements of this CTA's part whose keys reach the cluster's key floor: the lowest key
@@ -963,12 +970,13 @@ struct TopkRow {
   // at or above the floor the CTAs of lower rank hold: where its candidates go in CTA 0's buffer,
   // with no cluster barrier to count them first (shares_known).
   // Where a later round's digit lies in one CTA's part alone (the last part of an ascending row),
-  // that CTA, the holder, splits it by itself after one cluster barrier: its rounds read no other
-  // CTA, and the other CTAs take their elements at the digit's floor at once (they hold none in
-  // it). The shares stay those of the digit; the holder's takes fewer words, and CTA 0 learns how
-  // many and the holder's digit (take_split_floor).
+  // that CTA, the holder, splits it by itself in the next round's histogram: its rounds read no
+  // other CTA, and the other CTAs take their elements at the digit's floor at once (they hold none
+  // in it). The shares stay those of the digit; the holder's takes fewer words, and CTA 0 learns
+  // how many and the holder's digit (take_split_floor).
   DS_DEV Extremes load_resident_best_digits(int part, int keep) {
-    u32* hist = digit_histogram(part);
+    const bool alternate = digit_histograms_alternate(part, room());
+    u32* hist = nullptr;
     // Keys k with floor <= k <= floor + span are counted; after the last round, the floor's digit.
     u32 floor = 0u;
     u32 span = ~0u;
@@ -980,8 +988,9 @@ struct TopkRow {
     // Before the rounds' cluster barriers, after which a holder may tell CTA 0.
     if (rank == 0u && threadIdx.x == 0) scratch.split.told = 0u;
     for (int round = 0;; ++round) {
-      // The other CTAs read the first round's histogram until they have its floor.
-      if (round > 0) cluster_sync();
+      // The other CTAs read the last round's histogram until they have its floor.
+      if (round > 0 && !alternate) cluster_sync_local();
+      hist = digit_histogram(part, round);
       count_digits(part, hist, floor, span, shift);
       const u32 nan_digit = (nan_key ^ invert) >> shift;
       if (round == 0) saw_nan |= hist[nan_digit] != 0u;
@@ -1002,8 +1011,10 @@ struct TopkRow {
       shift = max(shift - kDigitBits, 0);
       if (scratch.most_in_digit == scratch.radix.in_digit) {
         alone = hist[digit] != 0u;
-        // The holder counts into its histogram again once the others have read it.
-        cluster_sync();
+        // The holder counts into the next round's histogram, once the others have read this one
+        // where it is the same.
+        if (!alternate) cluster_sync_local();
+        hist = digit_histogram(part, round + 1);
         break;
       }
     }
@@ -1046,11 +1057,12 @@ struct TopkRow {
     };
     DS_PHASE(16);
     const Extremes bounds = load_resident_taking(part, reaching_floor);
-    // The holder's share keeps unused slots (its take is uniform in its threads by now).
-    if (alone && shares_known && threadIdx.x == 0) {
-      *peer_shared(&scratch.split, 0u) =
-          SplitFloor{1u,   u32(before_me + count), shared_taken - cluster_taken, floor,
-                     span, scratch.radix.want};
+    // The holder's share keeps unused slots (its take is uniform in its threads by now); CTA 0
+    // learns where with the shares (send_share).
+    tells_split = alone && shares_known;
+    if (tells_split && threadIdx.x == 0) {
+      scratch.split = SplitFloor{1u,   u32(before_me + count), shared_taken - cluster_taken, floor,
+                                 span, scratch.radix.want};
     }
     return bounds;
   }
@@ -1151,7 +1163,7 @@ struct TopkRow {
   DS_DEV u32 digit_floor(u32* hist, u32 want, u32 nan_digit) {
     static_assert(kDigitGroups == 64, "a lane reads two groups' sums");
     sum_digit_groups(hist);
-    cluster_sync();
+    cluster_sync_local();
     if (warp_id() == 0u) {
       const u32 lane = lane_id();
       // The cluster's sum of words[index] over its CTAs' copies; `lower` gets the lower ranks',
@@ -1211,7 +1223,7 @@ struct TopkRow {
     constexpr u32 kSawNan = 1u << 31;
     const bool block_saw_nan = __syncthreads_or(saw_nan) != 0;
     if (threadIdx.x == 0) scratch.final_count = u32(count) | (block_saw_nan ? kSawNan : 0u);
-    cluster_sync();
+    cluster_sync_local();
     const u32 published = lane_reads_cta(&scratch.final_count);
     const u32 theirs = published & ~kSawNan;
     saw_nan |= __any_sync(0xffffffffu, (published & kSawNan) != 0u);
@@ -1238,8 +1250,9 @@ struct TopkRow {
   // radix select with histograms summed over the cluster) and each keeps its share in place.
   // Each other CTA stores its share into CTA 0's buffer itself (stores into distributed shared
   // memory do not wait for a reply, which CTA 0's loads of the peers' shares did:
-  // bench/results/NOTES.md, nineteenth session). Returns false in the other CTAs; CTA 0 then
-  // holds min(keep, total) candidates.
+  // bench/results/NOTES.md, nineteenth session), asynchronously (send_share). Returns false in
+  // the other CTAs, once every CTA has passed its last read of a peer; CTA 0 then holds
+  // min(keep, total) candidates, and waits for that before it leaves (run).
   DS_DEV bool select_across_cluster(int keep, int total) {
     const bool selecting = total > keep && total > kCapacity;
     if (selecting) {
@@ -1247,24 +1260,28 @@ struct TopkRow {
       keep_at_or_above(
           radix_select<kThreads, kCluster>(cand, count, u32(keep), 0u, mine, scratch.radix));
       if (threadIdx.x == 0) scratch.kept_count = u32(count);
-      cluster_sync();
+      cluster_sync_local();
       // The shares are the kept words now.
       total = place_shares(lane_reads_cta(&scratch.kept_count));
     }
+    // No CTA reads a peer's shared memory past here; each leaves once all have said so.
+    cluster_arrive_relaxed();
     if (rank != 0u) {
       // The words that this CTA's other threads took: no cluster_total barrier came between.
       if (shares_known) __syncthreads();
-      u64* destination = peer_shared(cand, 0u) + before_me;
-      for (int i = threadIdx.x; i < count; i += kThreads) destination[i] = cand[i];
+      send_share();
       DS_PHASE(17);
-    } else {
-      count = total;
-      if (kSelectsInFloorBin && shares_known) clear_first_hist<kThreads>(scratch.radix);
+      cluster_wait();
+      return false;
     }
-    // CTA 0 reads its buffer once every share has landed.
-    cluster_sync();
+    count = total;
+    if (kSelectsInFloorBin && shares_known) clear_first_hist<kThreads>(scratch.radix);
+    // CTA 0 reads its buffer once every share has landed: no cluster barrier, whose release
+    // waits on a GPU-wide membar, but each CTA's arrival with the bytes it stores.
+    __syncthreads();
+    if (threadIdx.x == 0) mbarrier_arrive_local(&scratch.gathered);
+    mbarrier_wait(&scratch.gathered, 0u);
     DS_PHASE(5);
-    if (rank != 0u) return false;
     if (shares_known && scratch.split.told != 0u) take_split_floor();
     if (count > keep) {
       if (kRanksFinalSelect && count <= kThreads) {
@@ -1279,6 +1296,31 @@ struct TopkRow {
     }
     DS_PHASE(6);
     return true;
+  }
+
+  // A CTA other than CTA 0: its candidates into CTA 0's buffer from before_me on, with what it
+  // tells of a digit it split alone, by stores that complete on CTA 0's `gathered`, at which
+  // thread 0 arrives expecting their bytes (they may land before it: the count goes below zero
+  // until it does).
+  DS_DEV void send_share() {
+    const u32 gathered = peer_address(&scratch.gathered, 0u);
+    const u32 destination = peer_address(cand, 0u) + u32(before_me) * 8u;
+    for (int i = threadIdx.x; i < count; i += kThreads)
+      st_async_u64(destination + u32(i) * 8u, cand[i], gathered);
+    if (threadIdx.x == 0) {
+      u32 bytes = u32(count) * 8u;
+      if (tells_split) {
+        constexpr int kWords = int(sizeof(SplitFloor) / 8);
+        const u32 told = peer_address(&scratch.split, 0u);
+        for (int j = 0; j < kWords; ++j) {
+          u64 word;
+          memcpy(&word, reinterpret_cast<const unsigned char*>(&scratch.split) + j * 8, 8);
+          st_async_u64(told + u32(j) * 8u, word, gathered);
+        }
+        bytes += u32(sizeof(SplitFloor));
+      }
+      mbarrier_arrive_expecting(gathered, bytes);
+    }
   }
 
   // CTA 0, where a CTA split the floor's digit alone (load_resident_best_digits): the words past
@@ -1428,6 +1470,9 @@ struct TopkRow {
     const bool reading = keep > 0 || check_nan;  // with nothing to keep, only NaN is looked for
     int total = 0;
     shares_known = false;
+    tells_split = false;
+    if (kCluster > 1 && rank == 0u && threadIdx.x == 0)
+      mbarrier_init_for_cluster(&scratch.gathered, u32(kCluster));
     for (bool sample = keep > 0;; sample = false) {
       start_scan(keep);
       bool sampled = false;
@@ -1470,7 +1515,7 @@ struct TopkRow {
       // Fewer than keep beat the sample's threshold (a sample that misled): again without it,
       // once every CTA of the cluster has read the counts.
       if (kCluster > 1) {
-        cluster_sync();
+        cluster_sync_local();
       } else {
         __syncthreads();
       }
@@ -1481,6 +1526,7 @@ struct TopkRow {
     const bool row_has_nan = __syncthreads_or(saw_nan) != 0;
     if (check_nan && threadIdx.x == 0) p.row_status[row] = row_has_nan ? 1 : 0;
     DS_PHASE(7);
+    if constexpr (kCluster > 1) cluster_wait();  // the barrier select_across_cluster arrived at
   }
 };
 
