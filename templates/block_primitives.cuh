@@ -175,6 +175,15 @@ DS_DEV void cluster_sync() {
                    : "memory");
 }
 
+// The two halves of a cluster barrier, for a CTA that has work between saying it reads no
+// peer's shared memory any more (arrive) and leaving (wait: no peer reads its own then either).
+DS_DEV void cluster_arrive_relaxed() {
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
+}
+DS_DEV void cluster_wait() {
+  asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
 // A cluster barrier after which the peers may read what this CTA wrote to its own shared memory:
 // its release is restricted to those writes, which ptxas orders with a CTA-wide membar, where
 // cluster_sync's full release waits on a GPU-wide one (MEMBAR.ALL.GPU). Not for stores into a
@@ -183,20 +192,9 @@ DS_DEV void cluster_sync() {
 // has returned the value it was used for, or (a shared select's extremes in a CTA without
 // candidates) is overwritten only past a later barrier.
 DS_DEV void cluster_sync_local() {
-  asm volatile(
-      "fence.release.sync_restrict::shared::cta.cluster;\n"
-      "barrier.cluster.arrive.relaxed.aligned;\n"
-      "barrier.cluster.wait.acquire.aligned;\n" ::
-          : "memory");
-}
-
-// The two halves of a cluster barrier, for a CTA that has work between saying it reads no
-// peer's shared memory any more (arrive) and leaving (wait: no peer reads its own then either).
-DS_DEV void cluster_arrive_relaxed() {
-  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n" ::: "memory");
-}
-DS_DEV void cluster_wait() {
-  asm volatile("barrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+  asm volatile("fence.release.sync_restrict::shared::cta.cluster;\n" ::: "memory");
+  cluster_arrive_relaxed();
+  cluster_wait();
 }
 
 // An mbarrier in this CTA's shared memory that the cluster's CTAs arrive at, `arrivals` of them,
