@@ -70,6 +70,15 @@ DS_HD u32 raw_of_key(u32 key) {
   return (key & T::kSign) ? (key ^ T::kSign) : (~key & all);
 }
 
+// Whether `key` (before inversion) is a number's, so that a word with it reads exactly as a
+// threshold (Threshold::of_candidate): neither a NaN pattern's (their bits all take nan_key) nor
+// the one between the negatives and the zeros, which -0.0 would have had (key_of gives both zeros
+// kSign).
+template <class T>
+DS_HD bool is_number_key(u32 key) {
+  return key != T::kSign - 1u && !is_nan_bits<T::kSign, T::kInf>(raw_of_key<T>(key));
+}
+
 // The key NaN gets, and the inversion mask, for the call's policy.
 template <class T>
 DS_HD u32 nan_key_for(bool nan_smallest) {

@@ -410,6 +410,21 @@ struct TopkRow {
     limit = Threshold::of_candidate<T>(c, nan_key, invert, orient);
   }
 
+  // Raises the threshold after a select that kept the candidates at or above `bound` (the same
+  // in every thread): to the bound itself where its key is a number's, which needs no block-wide
+  // minimum and its barriers (bench/results/NOTES.md, Change 122); elsewhere to the worst word
+  // kept, an element's, from worst_kept() (this thread's), since a bound on a key that no value
+  // has (a NaN pattern, or the one below the zeros) reads wrong in the filter's float form
+  // (against a NaN limit every compare is unordered, which settle_level reads as NaN elements).
+  template <class WorstKept>
+  DS_DEV void raise_threshold(u64 bound, WorstKept worst_kept) {
+    if (is_number_key<T>(u32(bound >> 32) ^ invert)) {
+      set_threshold(bound);
+    } else {
+      set_threshold(block_min<kWarps>(worst_kept(), scratch.warp_min));
+    }
+  }
+
   // Appends the words source[0..n) that `wanted` accepts to cand[at..], in a fixed order, and
   // returns how many; *worst becomes the smallest appended. source may be cand itself at or
   // after `at` (an in-place compaction): each chunk is read whole before any of it is written,
@@ -543,13 +558,13 @@ struct TopkRow {
   }
 
   // Reads the row's sample (sample_keep.cuh) into the buffer and raises the threshold to the
-  // worst of the sample's best `want` (and at most want / 16 more). Every CTA of a cluster reads
-  // the same sample, so they share the threshold. Returns false, changing nothing, when the row
-  // is too short for a sample to pay. Calls after_loads() once either way, as soon as the
-  // sample's loads are issued (copies it issues queue behind them). Elements [prefetch_lo,
-  // prefetch_hi) of the aligned view, which the caller reads next, are asked into L2 meanwhile.
-  // The sample's words (at most a kSampleStretch-th of the row) stay below a staged part
-  // (staged_part).
+  // sample's best `want` (and at most want / 16 more): to the select's bound, or the worst word
+  // above it (raise_threshold). Every CTA of a cluster reads the same sample, so they share the
+  // threshold. Returns false, changing nothing, when the row is too short for a sample to pay.
+  // Calls after_loads() once either way, as soon as the sample's loads are issued (copies it issues
+  // queue behind them). Elements [prefetch_lo, prefetch_hi) of the aligned view, which the caller
+  // reads next, are asked into L2 meanwhile. The sample's words (at most a kSampleStretch-th of the
+  // row) stay below a staged part (staged_part).
   template <class AfterLoads>
   DS_DEV bool sample_threshold(int keep, AfterLoads after_loads, int prefetch_lo = 0,
                                int prefetch_hi = 0) {
@@ -594,22 +609,21 @@ struct TopkRow {
     const u64 bound = radix_select<kThreads, 1, kRankSmallBins>(
         cand, sample.points * kVec, u32(sample.want), u32(sample.want) / 16u, mine, scratch.radix);
     DS_PHASE(9);
-    // The threshold is the worst word kept, an element's, not the bound: a bound may fall on a
-    // key that no value has (between -0.0's and +0.0's, or a NaN pattern), whose float form
-    // the filter's shortcuts misread (against a NaN limit every compare is unordered, which
-    // settle_level reads as NaN elements). Each thread reads back its own words.
-    u64 worst = ~0ull;
+    raise_threshold(bound, [&] {
+      // Each thread reads back its own words.
+      u64 worst = ~0ull;
 #pragma unroll
-    for (int q = 0; q < kPointsPerThread; ++q) {
-      const int point = q * kThreads + int(threadIdx.x);
-      if (point >= sample.points) break;
+      for (int q = 0; q < kPointsPerThread; ++q) {
+        const int point = q * kThreads + int(threadIdx.x);
+        if (point >= sample.points) break;
 #pragma unroll
-      for (int j = 0; j < kVec; ++j) {
-        const u64 word = cand[point * kVec + j];
-        if (word >= bound && word < worst) worst = word;
+        for (int j = 0; j < kVec; ++j) {
+          const u64 word = cand[point * kVec + j];
+          if (word >= bound && word < worst) worst = word;
+        }
       }
-    }
-    set_threshold(block_min<kWarps>(worst, scratch.warp_min));
+      return worst;
+    });
     return true;
   }
 
