@@ -12,6 +12,8 @@ struct RadixScratch {
   u32 in_digit;
   u32 counted;    // the words the pass counted, over all its bins
   u32 uncounted;  // where a pass adds the words outside its range (never read)
+  // The warps' extremes (block_extremes), then in CTA 0 of a cluster at kWarps + r the bounds of
+  // the share that CTA r sent it (topk_kernel.cuh, send_share).
   u64 warp_min[32];
   u64 warp_max[32];
   u64 cta_min;  // this CTA's extremes, read by the other CTAs of a shared select

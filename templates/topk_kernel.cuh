@@ -746,6 +746,11 @@ struct TopkRow {
   // bf16 at k = 64 ran ~1% faster. At k_max = 256 it stays: a row at k = 200 leaves CTA 0 ~800
   // words, and ran 8.4% slower without it (bench/results/NOTES.md, Changes 73b and 73c).
   static const bool kSelectsInFloorBin = kDigitFloor && kKMax > 64;
+  // The sampled clusters' CTAs send the bounds of their shares with them (send_share), into the
+  // warp slots past kWarps of CTA 0's select scratch, so that CTA 0's final select starts from
+  // bounds known when the shares land, not from a pass over its gathered buffer and a block-wide
+  // reduction after it. The digit kernels' final select starts from the floor's digit instead.
+  static const bool kSendsBounds = kCluster > 1 && !kDigitFloor && kWarps + kCluster <= 32;
 
   // Whether a part of `part` elements is loaded resident (resident_part.cuh).
   DS_DEV static bool resident_fits(int part) {
@@ -1288,6 +1293,13 @@ struct TopkRow {
       cluster_wait();
       return false;
     }
+    Extremes bounds;
+    if constexpr (kSendsBounds) {
+      // Its own, while the shares are on their way; the first histogram cleared before its
+      // barrier, for the select's passes.
+      clear_first_hist<kThreads>(scratch.radix);
+      bounds = block_extremes<kThreads>(strided_extremes<kThreads>(cand, count), scratch.radix);
+    }
     count = total;
     if (kSelectsInFloorBin && shares_known) clear_first_hist<kThreads>(scratch.radix);
     // CTA 0 reads its buffer once every share has landed: no cluster barrier, whose release
@@ -1302,6 +1314,11 @@ struct TopkRow {
         select_by_rank(keep);
       } else if (kSelectsInFloorBin && shares_known) {  // only those kernels carry the select
         select_in_floor_bin();
+      } else if constexpr (kSendsBounds) {
+        for (u32 r = 1; r < u32(kCluster); ++r)
+          bounds.add(scratch.radix.warp_min[kWarps + r], scratch.radix.warp_max[kWarps + r]);
+        keep_at_or_above(radix_passes<kThreads, 1, kRankSmallBins>(cand, count, u32(keep), 0u,
+                                                                   bounds, scratch.radix));
       } else {
         // The last select: no threshold to raise (its block-wide minimum and barrier cost
         // decode-b64 and bf16-b6 ~2%: bench/results/NOTES.md, Change 78c).
@@ -1313,16 +1330,28 @@ struct TopkRow {
   }
 
   // A CTA other than CTA 0: its candidates into CTA 0's buffer from before_me on, with what it
-  // tells of a digit it split alone, by stores that complete on CTA 0's `gathered`, at which
-  // thread 0 arrives expecting their bytes (they may land before it: the count goes below zero
-  // until it does).
+  // tells of a digit it split alone, or its candidates' bounds (kSendsBounds), by stores that
+  // complete on CTA 0's `gathered`, at which thread 0 arrives expecting their bytes (they may land
+  // before it: the count goes below zero until it does).
   DS_DEV void send_share() {
     const u32 gathered = peer_address(&scratch.gathered, 0u);
     const u32 destination = peer_address(cand, 0u) + u32(before_me) * 8u;
-    for (int i = threadIdx.x; i < count; i += kThreads)
-      st_async_u64(destination + u32(i) * 8u, cand[i], gathered);
+    Extremes mine;
+    for (int i = threadIdx.x; i < count; i += kThreads) {
+      const u64 word = cand[i];
+      st_async_u64(destination + u32(i) * 8u, word, gathered);
+      if constexpr (kSendsBounds) mine.add(word, word);
+    }
+    if constexpr (kSendsBounds) {
+      const Extremes share = block_extremes<kThreads>(mine, scratch.radix);
+      if (threadIdx.x == 0) {
+        const u32 slot = u32(kWarps) + rank;
+        st_async_u64(peer_address(&scratch.radix.warp_min[slot], 0u), share.low, gathered);
+        st_async_u64(peer_address(&scratch.radix.warp_max[slot], 0u), share.high, gathered);
+      }
+    }
     if (threadIdx.x == 0) {
-      u32 bytes = u32(count) * 8u;
+      u32 bytes = u32(count) * 8u + (kSendsBounds ? 16u : 0u);
       if (tells_split) {
         constexpr int kWords = int(sizeof(SplitFloor) / 8);
         const u32 told = peer_address(&scratch.split, 0u);
