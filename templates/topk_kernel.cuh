@@ -1293,15 +1293,15 @@ struct TopkRow {
       cluster_wait();
       return false;
     }
-    Extremes bounds;
-    if constexpr (kSendsBounds) {
-      // Its own, while the shares are on their way; the first histogram cleared before its
-      // barrier, for the select's passes.
+    // The final select's passes start on a clear first histogram (kSendsBounds: radix_passes
+    // after the barriers below; the floor bin's select).
+    if (kSendsBounds || (kSelectsInFloorBin && shares_known))
       clear_first_hist<kThreads>(scratch.radix);
+    // CTA 0's own bounds, while the shares are on their way.
+    Extremes bounds;
+    if constexpr (kSendsBounds)
       bounds = block_extremes<kThreads>(strided_extremes<kThreads>(cand, count), scratch.radix);
-    }
     count = total;
-    if (kSelectsInFloorBin && shares_known) clear_first_hist<kThreads>(scratch.radix);
     // CTA 0 reads its buffer once every share has landed: no cluster barrier, whose release
     // waits on a GPU-wide membar, but each CTA's arrival with the bytes it stores.
     __syncthreads();
