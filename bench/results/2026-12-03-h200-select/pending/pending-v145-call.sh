@@ -1,21 +1,34 @@
 set -u
-# v145 (prepared in the fifty-second session): HEAD (Changes 122 and 123) in full on whichever
-# card comes: the whole GPU suite first (Change 123 ran only its cluster tests and the
-# sanitizers in v144, whose call ended while the machine compiled the suite's kernels: here
-# every sm_90a spec comes prebuilt), then the suite and torch.topk beside it. Copy it to the
-# repository root as v145.sh; carry ["build/cx51"] (bins.tar.xz: HEAD's deepselect,
-# libdeepselect.so and deepselect_tests; pre.tar.xz: every spec's sm_90a cubin).
-w=/tmp/w/v145; mkdir -p $w; pack() { tar czf $OUT/v145.tar.gz -C /tmp/w v145; }
-c=build/cx51; tar xJf $c/bins.tar.xz -C $c; mkdir -p /tmp/pre; tar xJf $c/pre.tar.xz -C /tmp/pre
-export DEEPSELECT_CACHE_DIR=/tmp/cache_head DEEPSELECT_PREBUILT_DIR=/tmp/pre/head
+# v145 (fifty-third session): Change 124 (N: a sampled cluster's part is copied once the
+# sample's loads are issued) against HEAD (H, 2512f66), in turns, twice, on dsa-bf16-b6 with
+# dsa-decode-b1 (an unchanged kernel) for the noise; then N's whole GPU suite (every sm_90a spec
+# prebuilt, so that the machine compiles nothing), N's racecheck and memcheck, and the suite and
+# torch.topk beside it. Copy to the repository root as v145.sh; carry ["build/cx52"] (bins_h:
+# 2512f66's deepselect, libdeepselect.so and deepselect_tests; bins_n: the same with
+# pending-124-stage-after-sample-loads.diff applied; pre.tar.xz: every sm_90a spec's cubin of
+# each, h/ and n/).
+w=/tmp/w/v145; mkdir -p $w/ab; pack() { tar czf $OUT/v145.tar.gz -C /tmp/w v145; }
+c=build/cx52; for a in bins_h bins_n; do tar xJf $c/$a.tar.xz -C $c; done
+mkdir -p /tmp/pre; tar xJf $c/pre.tar.xz -C /tmp/pre
 cp "$0" $w/call.sh; nvidia-smi --query-gpu=uuid,name --format=csv > $w/DEVICE.txt; cat $w/DEVICE.txt
 t0=$(date +%s); el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
-X=$c/HEAD
+keep() { grep -E '^ *(shape|dsa|sample|custom|[0-9]+ results)'; }
+as() { b=$(echo $1 | tr A-Z a-z); DEEPSELECT_CACHE_DIR=/tmp/cache_$1 DEEPSELECT_PREBUILT_DIR=/tmp/pre/$b "${@:2}"; }
+shapes() { for s in dsa-bf16-b6 dsa-decode-b1; do timeout 40 $1/deepselect bench --shape $s; done; }
+for turn in 1 2; do
+  for b in H N; do as $b shapes $c/$b 2>&1 | keep > $w/ab/${b}_$turn.log; el "turn $turn $b"; done
+done
+python3 bench/scripts/ab_table.py $w/ab/{H,N}_1.log $w/ab/{H,N}_2.log > $w/ab/table.txt; cat $w/ab/table.txt; pack
+X=$c/N
 # The CLI cases start the CLI at the path of the build that made the test binary.
 mkdir -p /work/main/build 2>/dev/null && ln -sf $PWD/$X/deepselect /work/main/build/deepselect
-timeout 300 $X/deepselect_tests --duration=true -tc='gpu:*' > $w/gpu_suite.log 2>&1
-el "GPU suite exit $?"; tail -3 $w/gpu_suite.log; pack
-timeout 150 $X/deepselect bench --json $w/suite.json > $w/suite.log 2>&1; el "suite exit $?"; tail -2 $w/suite.log; pack
-timeout 120 python3 tools/bench_torch.py --all-dists --lib $X/libdeepselect.so --json $w/torch.json > $w/torch.log 2>&1
-el "torch exit $?"; tail -n 2 $w/torch.log; pack
+as N timeout 300 $X/deepselect_tests --duration=true -tc='gpu:*' > $w/gpu_suite_N.log 2>&1
+el "GPU suite exit $?"; tail -3 $w/gpu_suite_N.log; pack
+for tool in racecheck memcheck; do
+  as N timeout 60 compute-sanitizer --tool $tool --error-exitcode 9 $X/deepselect_tests -tc='gpu: sanitizer subset' > $w/${tool}_N.log 2>&1
+  el "$tool exit $?"; tail -2 $w/${tool}_N.log; pack
+done
+as N timeout 100 $X/deepselect bench --json $w/suite_N.json > $w/suite_N.log 2>&1; el "suite exit $?"; tail -2 $w/suite_N.log; pack
+as N timeout 100 python3 tools/bench_torch.py --all-dists --lib $X/libdeepselect.so --json $w/torch_N.json > $w/torch_N.log 2>&1
+el "torch exit $?"; tail -n 2 $w/torch_N.log; pack
 el done
