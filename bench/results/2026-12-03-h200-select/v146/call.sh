@@ -5,9 +5,6 @@ set -u
 # issued. p2: p1 plus a wait for this thread's part copies after the sample's words are written,
 # stamped 11 (so 11 - 8 is the part's landing past the sample's). The stamps reuse ids that
 # bf16-b6's kernel does not stamp otherwise (10, 11: compactions; 16: the digit floor).
-# Copy to the repository root as v146.sh; carry ["build/cx54"] (pt.tar.xz: phase_times_h, _p1,
-# _p2, each built as phase_times.cu's header says, p1 and p2 with -I over a copy of templates/
-# with pending-v146-probe.diff applied, p2 also with -DDS_PROBE_PART; probe.diff: that diff).
 w=/tmp/w/v146; mkdir -p $w; pack() { tar czf $OUT/v146.tar.gz -C /tmp/w v146; }
 c=build/cx54; tar xJf $c/pt.tar.xz -C $c; cp "$0" $c/probe.diff $w/
 nvidia-smi --query-gpu=uuid,name --format=csv > $w/DEVICE.txt
