@@ -74,14 +74,17 @@ void check(cudaError_t status, const char* what) {
   std::exit(1);
 }
 
-// With the CTAs per SM that the library's kernel of the same spec asks for.
-template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages>
+// With the CTAs per SM that the library's kernel of the same spec asks for, and its row path
+// (rows=whole or rows=scanned where the suite's shape takes it: a kernel built with both paths
+// runs its rows 3-14% slower, so its phases are not the library's: bench/results/NOTES.md, v125,
+// v128 and v153).
+template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages, int kRowPath>
 __global__ void __launch_bounds__(
     kThreads, deepselect::ctas_per_sm(
                   ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, kStages, 0, 0>::kSharedBytes,
                   kThreads)) topk_kernel(const ds::TopkParams params) {
-  ds::topk_row<T, kK, kB, kB2, kThreads, kCluster, kStages, ds::kBoundsRange, ds::kEpiloguePlain>(
-      params);
+  ds::topk_row<T, kK, kB, kB2, kThreads, kCluster, kStages, ds::kBoundsRange, ds::kEpiloguePlain,
+               kRowPath>(params);
 }
 
 namespace t = deepselect::testing;
@@ -137,7 +140,8 @@ double median(std::vector<double> values) {
 // Times `shape` with kernel `kernel` (kCluster CTAs per row) and prints each phase's median
 // duration, split by the CTA's role: a cluster's CTA 0, its middle ranks and its last rank (which
 // holds an ascending row's best), or, without clusters, rows longer than k against the rest.
-template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages = 2>
+template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages = 2,
+          int kRowPath = ds::kRowsAny>
 void time_phases(const Shape& shape) {
   typedef typename T::Raw Raw;
   const size_t elements = size_t(shape.rows) * shape.n;
@@ -183,7 +187,7 @@ void time_phases(const Shape& shape) {
 
   typedef ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, kStages, 0, 0> Row;
   const size_t smem = Row::kSharedBytes;
-  auto kernel = topk_kernel<T, kK, kB, kB2, kThreads, kCluster, kStages>;
+  auto kernel = topk_kernel<T, kK, kB, kB2, kThreads, kCluster, kStages, kRowPath>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
         "smem attribute");
   if (kCluster > 8) {
@@ -267,9 +271,11 @@ void time_phases(const Shape& shape) {
     span_ns.push_back(double(latest_end - earliest));
     slowest_ns.push_back(double(slowest));
   }
-  std::printf("\n%s: %d x %d, k %d, %s, %d CTAs per row, B %d, B2 %d, %d threads, %d stages%s",
-              shape.name, shape.rows, shape.n, shape.k, sizeof(Raw) == 4 ? "f32" : "bf16", kCluster,
-              kB, kB2, kThreads, kStages, shape.by_value ? ", by value" : "");
+  const char* row_paths[] = {"any", "whole", "scanned"};
+  std::printf(
+      "\n%s: %d x %d, k %d, %s, %d CTAs per row, B %d, B2 %d, %d threads, %d stages, rows=%s%s",
+      shape.name, shape.rows, shape.n, shape.k, sizeof(Raw) == 4 ? "f32" : "bf16", kCluster, kB,
+      kB2, kThreads, kStages, row_paths[kRowPath], shape.by_value ? ", by value" : "");
   if (shape.bench_buffers > 0)
     std::printf(", the bench's %s buffers %d..%d", t::dist_name(shape.dist), shape.bench_first,
                 shape.bench_first + shape.bench_buffers - 1);
@@ -319,8 +325,9 @@ void time_phases(const Shape& shape) {
 
 // The planner's f32 k = 2048 kernels that several modes time: a row on a 16-CTA cluster (B2 4096),
 // on an 8-CTA cluster (B2 16384: parts held whole), and a lone CTA (dsa-prefill's, decode-b256's).
-const auto f32_k2048_on_16_ctas = time_phases<ds::F32, 2048, 8192, 4096, 512, 16>;
-const auto f32_k2048_on_8_ctas = time_phases<ds::F32, 2048, 4096, 16384, 512, 8>;
+const auto f32_k2048_on_16_ctas =
+    time_phases<ds::F32, 2048, 8192, 4096, 512, 16, 2, ds::kRowsWhole>;
+const auto f32_k2048_on_8_ctas = time_phases<ds::F32, 2048, 4096, 16384, 512, 8, 2, ds::kRowsWhole>;
 const auto f32_k2048_lone = time_phases<ds::F32, 2048, 4096, 2048, 256, 1>;
 
 // `phase_times bench-bf16`: dsa-bf16-b256 on the bench's normal buffers at k = 512 and 2048, on
@@ -330,9 +337,9 @@ void bench_bf16_buffers() {
   for (int buffer = 0; buffer <= 4; ++buffer) {
     const int first = buffer % 4;
     const int buffers = buffer < 4 ? 1 : 4;
-    time_phases<ds::BF16, 512, 8192, 2048, 256, 1, 4>(
+    time_phases<ds::BF16, 512, 8192, 2048, 256, 1, 4, ds::kRowsScanned>(
         {"dsa-bf16-b256 k512", 256, 131072, 512, Ends::full, t::Dist::normal, first, buffers});
-    time_phases<ds::BF16, 2048, 8192, 4096, 256, 1>(
+    time_phases<ds::BF16, 2048, 8192, 4096, 256, 1, 2, ds::kRowsScanned>(
         {"dsa-bf16-b256 k2048", 256, 131072, 2048, Ends::full, t::Dist::normal, first, buffers});
   }
 }
@@ -341,9 +348,9 @@ void bench_bf16_buffers() {
 // value: its sort is part of "write outputs"), on the bench's buffers in turn.
 void pair_clusters() {
   for (t::Dist dist : {t::Dist::normal, t::Dist::relu_ties, t::Dist::ascending}) {
-    time_phases<ds::F32, 2048, 8192, 4096, 512, 2>(
+    time_phases<ds::F32, 2048, 8192, 4096, 512, 2, 3, ds::kRowsScanned>(
         {"dsa-decode-b64", 64, 131072, 2048, Ends::full, dist, 0, 4});
-    time_phases<ds::F32, 512, 8192, 2048, 512, 2>(
+    time_phases<ds::F32, 512, 8192, 2048, 512, 2, 4, ds::kRowsScanned>(
         {"sample-b64", 64, 129280, 512, Ends::full, dist, 0, 4, true});
   }
 }
@@ -353,7 +360,8 @@ void pair_clusters() {
 void lone_rows() {
   f32_k2048_lone({"dsa-prefill-8k", 4096, 8192, 2048, Ends::causal});
   f32_k2048_lone({"rows of 131072", 264, 131072, 2048});
-  time_phases<ds::F32, 1024, 8192, 1024, 256, 1>({"sample-b256", 256, 151936, 1024});
+  time_phases<ds::F32, 1024, 8192, 1024, 256, 1, 2, ds::kRowsScanned>(
+      {"sample-b256", 256, 151936, 1024});
 }
 
 // `phase_times bench-decode-b256`: dsa-decode-b256's ragged rows on the bench's four buffers in
@@ -375,9 +383,9 @@ void resident_clusters() {
   for (t::Dist dist : {t::Dist::normal, t::Dist::ascending}) {
     f32_k2048_on_16_ctas({"dsa-decode-b1", 1, 131072, 2048, Ends::full, dist, 0, 4});
     f32_k2048_on_8_ctas({"dsa-decode-b8", 8, 65536, 2048, Ends::full, dist, 0, 4});
-    time_phases<ds::F32, 64, 8192, 1024, 512, 16>(
+    time_phases<ds::F32, 64, 8192, 1024, 512, 16, 2, ds::kRowsWhole>(
         {"sample-b1", 1, 129280, 50, Ends::full, dist, 0, 4});
-    time_phases<ds::BF16, 512, 4096, 16384, 512, 8>(
+    time_phases<ds::BF16, 512, 4096, 16384, 512, 8, 2, ds::kRowsWhole>(
         {"dsa-bf16-b6", 6, 131072, 512, Ends::full, dist, 0, 4});
   }
 }
