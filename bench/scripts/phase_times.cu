@@ -77,7 +77,7 @@ void check(cudaError_t status, const char* what) {
 // With the CTAs per SM that the library's kernel of the same spec asks for, and its row path
 // (rows=whole or rows=scanned where the suite's shape takes it: a kernel built with both paths
 // runs its rows 3-14% slower, so its phases are not the library's: bench/results/NOTES.md, v125,
-// v128 and v153).
+// v128, v153 and v154).
 template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages, int kRowPath>
 __global__ void __launch_bounds__(
     kThreads, deepselect::ctas_per_sm(
