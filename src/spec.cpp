@@ -75,7 +75,7 @@ const char* epilogue_name(Epilogue epilogue) {
 
 // The row path after `prefix` (" rows=" in the text form, "_" in the symbol); nothing for any.
 std::string row_path_text(const char* prefix, RowPath path) {
-  return path == RowPath::any ? "" : fmt::format("{}{}", prefix, name_in(kRowPaths, path));
+  return path == RowPath::any ? "" : fmt::format("{}{}", prefix, row_path_name(path));
 }
 
 int parse_int(std::string_view field, std::string_view text) {
@@ -110,6 +110,10 @@ Arch Arch::parse(std::string_view text) {
 
 Arch Arch::of_compute_capability(int major, int minor) {
   return parse(fmt::format("sm_{}{}a", major, minor));
+}
+
+const char* row_path_name(RowPath path) {
+  return name_in(kRowPaths, path);
 }
 
 const char* dtype_name(DType dtype) {

@@ -89,6 +89,7 @@ struct KernelSpecHash {
   size_t operator()(const KernelSpec& spec) const noexcept;
 };
 
+const char* row_path_name(RowPath path);
 const char* dtype_name(DType dtype);
 DType parse_dtype(std::string_view text);
 size_t dtype_bytes(DType dtype);

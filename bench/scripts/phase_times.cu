@@ -271,11 +271,11 @@ void time_phases(const Shape& shape) {
     span_ns.push_back(double(latest_end - earliest));
     slowest_ns.push_back(double(slowest));
   }
-  const char* row_paths[] = {"any", "whole", "scanned"};
   std::printf(
       "\n%s: %d x %d, k %d, %s, %d CTAs per row, B %d, B2 %d, %d threads, %d stages, rows=%s%s",
       shape.name, shape.rows, shape.n, shape.k, sizeof(Raw) == 4 ? "f32" : "bf16", kCluster, kB,
-      kB2, kThreads, kStages, row_paths[kRowPath], shape.by_value ? ", by value" : "");
+      kB2, kThreads, kStages, deepselect::row_path_name(deepselect::RowPath(kRowPath)),
+      shape.by_value ? ", by value" : "");
   if (shape.bench_buffers > 0)
     std::printf(", the bench's %s buffers %d..%d", t::dist_name(shape.dist), shape.bench_first,
                 shape.bench_first + shape.bench_buffers - 1);
