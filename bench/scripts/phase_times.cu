@@ -74,6 +74,11 @@ void check(cudaError_t status, const char* what) {
   std::exit(1);
 }
 
+// The row type of topk_kernel below, whose shared memory sizes its launch.
+template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages, int kRowPath>
+using PhaseRow = ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, kStages, ds::kBoundsRange,
+                             ds::kEpiloguePlain, kRowPath>;
+
 // With the CTAs per SM that the library's kernel of the same spec asks for, and its row path
 // (rows=whole or rows=scanned where the suite's shape takes it: a kernel built with both paths
 // runs its rows 3-14% slower, so its phases are not the library's: bench/results/NOTES.md, v125,
@@ -81,7 +86,7 @@ void check(cudaError_t status, const char* what) {
 template <class T, int kK, int kB, int kB2, int kThreads, int kCluster, int kStages, int kRowPath>
 __global__ void __launch_bounds__(
     kThreads, deepselect::ctas_per_sm(
-                  ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, kStages, 0, 0>::kSharedBytes,
+                  PhaseRow<T, kK, kB, kB2, kThreads, kCluster, kStages, kRowPath>::kSharedBytes,
                   kThreads)) topk_kernel(const ds::TopkParams params) {
   ds::topk_row<T, kK, kB, kB2, kThreads, kCluster, kStages, ds::kBoundsRange, ds::kEpiloguePlain,
                kRowPath>(params);
@@ -185,7 +190,7 @@ void time_phases(const Shape& shape) {
   params.seed = deepselect::kBlockOrderSeed;  // the library's: the same samples and block orders
   params.next_n = 1;
 
-  typedef ds::TopkRow<T, kK, kB, kB2, kThreads, kCluster, kStages, 0, 0> Row;
+  typedef PhaseRow<T, kK, kB, kB2, kThreads, kCluster, kStages, kRowPath> Row;
   const size_t smem = Row::kSharedBytes;
   auto kernel = topk_kernel<T, kK, kB, kB2, kThreads, kCluster, kStages, kRowPath>;
   check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
