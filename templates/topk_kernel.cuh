@@ -606,6 +606,7 @@ struct TopkRow {
     }
     DS_PHASE(8);
     __syncthreads();
+    DS_PHASE(18);
     const u64 bound = radix_select<kThreads, 1, kRankSmallBins>(
         cand, sample.points * kVec, u32(sample.want), u32(sample.want) / 16u, mine, scratch.radix);
     DS_PHASE(9);
@@ -1394,6 +1395,7 @@ struct TopkRow {
     const bool by_index = (p.flags & kFlagOrderByIndex) != 0u;
     if ((by_value || by_index) && selected > 1)
       bitonic_sort_descending<kThreads>(cand, selected, by_index);
+    DS_PHASE(20);
     write_slots(selected, [&](int slot) { return candidate_column(cand[slot]); });
   }
 
@@ -1565,6 +1567,7 @@ struct TopkRow {
     }
     if (kCluster > 1 && !select_across_cluster(keep, total)) return;
     __syncthreads();
+    DS_PHASE(19);
     write_outputs(min(count, keep));
     const bool row_has_nan = __syncthreads_or(saw_nan) != 0;
     if (check_nan && threadIdx.x == 0) p.row_status[row] = row_has_nan ? 1 : 0;

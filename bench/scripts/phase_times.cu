@@ -26,7 +26,7 @@
 #include "data_gen.hpp"
 #include "topk_internal.hpp"
 
-constexpr int kPhases = 18;
+constexpr int kPhases = 21;
 constexpr int kEvents = 4;
 constexpr int kMostCtas = 8192;
 __device__ unsigned long long g_stamps[kMostCtas][kPhases][2];
@@ -65,7 +65,10 @@ const char* kPhaseNames[kPhases] = {"start",
                                     "radix scan",
                                     "radix start",
                                     "digit floor to take",
-                                    "shares stored"};
+                                    "shares stored",
+                                    "sample barrier",
+                                    "outputs barrier",
+                                    "outputs sorted"};
 const char* kEventNames[kEvents] = {"compactions", "radix passes", "bin re-ranges", "rescans"};
 
 void check(cudaError_t status, const char* what) {
@@ -109,7 +112,7 @@ struct Shape {
   t::Dist dist = t::Dist::normal;  // of the bench's input buffers, with bench_buffers > 0
   int bench_first = 0;             // the bench's buffers bench_first.. are launched in turn
   int bench_buffers = 0;
-  bool by_value = false;  // outputs sorted by value (the sort is part of "write outputs")
+  bool by_value = false;  // outputs sorted by value (the sort ends at "outputs sorted")
 };
 
 std::vector<int> row_ends(const Shape& shape) {
