@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Side-by-side table of `deepselect bench` logs of several builds (compare_builds.sh writes one
 per build): us per call for each shape, distribution and k, each build's ratio to the first, and
-the geometric mean of those ratios.
-Usage: ab_table.py BASE.log OTHER.log [MORE.log ...]"""
+the geometric mean of those ratios. With --turns, the logs of an A/B run in turns (BASE_1
+OTHER_1 BASE_2 OTHER_2 ...): each result's ratio in each turn to that turn's base, each turn's
+geometric mean, and the gate for landing OTHER: every turn's mean below 0.995 and no result
+slower than its base by more than 0.5% in every turn.
+Usage: ab_table.py BASE.log OTHER.log [MORE.log ...]
+       ab_table.py --turns BASE_1.log OTHER_1.log BASE_2.log OTHER_2.log [...]"""
 import math
 import os
 import sys
@@ -21,7 +25,34 @@ def results(path):
     return rows
 
 
+def geometric_mean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else math.nan
+
+
+def turns(logs):
+    """Prints the per-turn table and the gate; returns whether OTHER passes it."""
+    tables = [results(path) for path in logs]
+    bases, others = tables[0::2], tables[1::2]
+    keys = [key for key in bases[0] if all(key in table for table in tables)]
+    ratios = {key: [o[key][0] / b[key][0] for b, o in zip(bases, others)] for key in keys}
+    for key, per_turn in sorted(ratios.items(), key=lambda item: -min(item[1])):
+        line = f"{key[0]:<17} {key[1]:<10} {key[2]:>5} {key[3]:<5} {key[6]:<9}"
+        print(line + "".join(f" {r:>7.3f}" for r in per_turn))
+    means = [geometric_mean([r[t] for r in ratios.values()]) for t in range(len(bases))]
+    slower = [key for key, per_turn in ratios.items() if min(per_turn) > 1.005]
+    passes = max(means) < 0.995 and not slower
+    print("geometric mean per turn:" + "".join(f" {m:.4f}" for m in means))
+    print(f"slower than the base by more than 0.5% in every turn: {len(slower)}")
+    print("GATE", "pass" if passes else "fail")
+    return passes
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--turns":
+        if len(sys.argv) < 4 or len(sys.argv) % 2 != 0:
+            sys.exit(__doc__)
+        turns(sys.argv[2:])
+        return
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     logs = sys.argv[1:]
@@ -46,8 +77,7 @@ def main():
         print(line)
     summary = f"{'geometric mean of the ratios':<48}" + " " * 13 * len(names)
     for values in ratios:
-        mean = math.exp(sum(math.log(r) for r in values) / len(values)) if values else math.nan
-        summary += f" {mean:>9.3f}"
+        summary += f" {geometric_mean(values):>9.3f}"
     print(summary)
 
 

@@ -2,11 +2,15 @@
 """Whether two builds compile the same kernels: the SASS of two `deepselect precompile --out DIR`
 directories, spec by spec, with addresses and labels stripped. Prints, per spec, `same` or its
 instruction counts, so a refactor that must not change the kernels can be shown not to (and a
-change confined to some kernels, to stay there). nvdisasm is not in the toolkit here: pip
+change confined to some kernels, to stay there). With --outside FILE, only the instructions that
+the line table does not give to that template file are compared, and each spec prints how many
+of A's are not matched, in order, in B: whether a change to one part (the sort) rewrote the
+rest (ptxas allocates the whole kernel at once). nvdisasm is not in the toolkit here: pip
 downloads it (`pip download --no-deps nvidia-cuda-nvdisasm`, unzip, nvidia/cu13/bin/nvdisasm).
-Usage: bench/scripts/sass_diff.py DIR_A DIR_B --nvdisasm PATH [--only TEXT]
+Usage: bench/scripts/sass_diff.py DIR_A DIR_B --nvdisasm PATH [--only TEXT] [--outside FILE]
 """
 import argparse
+import difflib
 import pathlib
 import re
 import subprocess
@@ -28,15 +32,24 @@ def cubins(directory):
     return found
 
 
-def instructions(nvdisasm, elf):
-    """The kernel's instructions, without addresses, encodings, comments or label names."""
+def instructions(nvdisasm, elf, outside=None):
+    """The kernel's instructions, without addresses, encodings, comments or label names; with
+    `outside`, those the line table gives to that file (a basename) left out."""
     with tempfile.NamedTemporaryFile(suffix=".cubin") as file:
         file.write(elf)
         file.flush()
-        text = subprocess.run([nvdisasm, "-c", file.name], check=True, capture_output=True,
+        flags = ["-g", "-c"] if outside else ["-c"]
+        text = subprocess.run([nvdisasm, *flags, file.name], check=True, capture_output=True,
                               text=True).stdout
     lines = []
+    in_outside = False
     for line in text.splitlines():
+        source = re.search(r'//## File "([^"]+)"', line)
+        if source:
+            in_outside = pathlib.Path(source.group(1)).name == outside
+            continue
+        if in_outside:
+            continue
         line = re.sub(r"/\*[^*]*\*/", "", line).strip()
         if not line or line.startswith(".") or line.endswith(":"):
             continue
@@ -50,6 +63,7 @@ def main():
     parser.add_argument("dir_b")
     parser.add_argument("--nvdisasm", required=True)
     parser.add_argument("--only", default="", help="specs whose text holds this")
+    parser.add_argument("--outside", help="compare only the code outside this template file")
     args = parser.parse_args()
     a = cubins(args.dir_a)
     b = cubins(args.dir_b)
@@ -60,9 +74,14 @@ def main():
         if spec not in a or spec not in b:
             print(f"only in {'A' if spec in a else 'B'}: {spec}")
             continue
-        code_a = instructions(args.nvdisasm, a[spec])
-        code_b = instructions(args.nvdisasm, b[spec])
-        if code_a == code_b:
+        code_a = instructions(args.nvdisasm, a[spec], args.outside)
+        code_b = instructions(args.nvdisasm, b[spec], args.outside)
+        if args.outside:
+            matcher = difflib.SequenceMatcher(None, code_a, code_b, autojunk=False)
+            matched = sum(block.size for block in matcher.get_matching_blocks())
+            print(f"{len(code_a) - matched:6d} of {len(code_a):6d} unmatched   {spec}")
+            same += code_a == code_b
+        elif code_a == code_b:
             same += 1
             print(f"same            {spec}")
         else:

@@ -7,10 +7,11 @@ set -u
 #       kernels compared),
 #   s2: Change 133c (../change_133c_s2.diff: s5 plus whole-word compares, by-index words swapped
 #       as the first merge loads them; it changes the f32 lone kernels' other code).
-# The gate, for each: the geometric mean of its turns below 0.995 and no result slower than H by
-# more than 0.5% in both turns. Then `bash v167.sh checks` for s5 (racecheck and memcheck of the
-# sanitizer subset, the sort test at every size and thread count and the 16-bit whole rows, the
-# whole GPU suite with every sm_90a spec prebuilt): two calls, each under the 600 s limit. Copy to
+# The gate, for each (ab_table.py --turns): the geometric mean of each turn below 0.995 and no
+# result slower than H by more than 0.5% in both turns. Then `bash v167.sh checks` for s5
+# (racecheck and memcheck of the sanitizer subset, the sort test at every size and thread count
+# and the 16-bit whole rows, the whole GPU suite with every sm_90a spec prebuilt): two calls,
+# each under the 600 s limit. Copy to
 # the repository root as v167.sh; carry ["build/cx71", "build/cx68", "build/cx72", "build/cx73"]
 # (bins.tar.xz of h/, n/, s5/ and s2/; cx72 also pre_all_s5.tar.xz; h, n and s2 compile their
 # kernels on the device in the first turn).
@@ -37,23 +38,8 @@ if [ $mode = ab ]; then
   done
   for x in n s5 s2; do
     python3 bench/scripts/ab_table.py $w/ab/{h,$x}_1.log $w/ab/{h,$x}_2.log > $w/ab/table_$x.txt
-    # The gate: each turn against its own H.
-    python3 - $w/ab $x > $w/ab/gate_$x.txt <<'PY'
-import math, sys
-sys.path.insert(0, "bench/scripts")
-from ab_table import results
-d, x = sys.argv[1], sys.argv[2]
-h = [results(f"{d}/h_{t}.log") for t in (1, 2)]
-m = [results(f"{d}/{x}_{t}.log") for t in (1, 2)]
-ratios = {k: [m[t][k][0] / h[t][k][0] for t in (0, 1)] for k in h[0] if all(k in y for y in h + m)}
-means = [math.exp(sum(math.log(r[t]) for r in ratios.values()) / len(ratios)) for t in (0, 1)]
-worse = {k: r for k, r in ratios.items() if min(r) > 1.005}
-for k, r in sorted(ratios.items(), key=lambda kv: -min(kv[1])):
-    print(f"{k[0]:<17} {k[1]:<10} k={k[2]:<5} {k[6]:<9} {r[0]:.3f} {r[1]:.3f}")
-print(f"{x}: means {means[0]:.4f} {means[1]:.4f}; slower than H by >0.5% in both turns: {len(worse)}")
-print("GATE", x, "pass" if max(means) < 0.995 and not worse else "fail")
-PY
-    head -n 4 $w/ab/gate_$x.txt; tail -n 2 $w/ab/gate_$x.txt
+    python3 bench/scripts/ab_table.py --turns $w/ab/{h,$x}_1.log $w/ab/{h,$x}_2.log > $w/ab/gate_$x.txt
+    echo "$x:"; head -n 4 $w/ab/gate_$x.txt; tail -n 3 $w/ab/gate_$x.txt
   done
   pack; el done; exit 0
 fi
