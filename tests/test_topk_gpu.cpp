@@ -1012,10 +1012,11 @@ TEST_CASE("gpu: rows that k takes whole, indices only") {
   }
 }
 
-// The bitonic sort of sorted outputs (templates/bitonic_sort.cuh) at sizes of 2 to 4,096 words
-// on CTAs of 128 to 1024 threads: both its forms (one word a lane; four words a lane from four
-// words a thread), by value with ties (quantized rows) and by index, rows of every length
-// against k (ragged bounds), indices and values compared slot by slot with the reference.
+// The sort of sorted outputs (templates/bitonic_sort.cuh) at sizes of 2 to 4,096 words on CTAs
+// of 128 to 1024 threads: each of its forms (one word a thread, merged by rank; one word a lane;
+// four words a lane from four words a thread), by value with ties (quantized rows) and by index,
+// rows of every length against k (ragged bounds), indices and values compared slot by slot with
+// the reference.
 TEST_CASE("gpu: sorted outputs at every sort size and thread count") {
   DS_REQUIRE_GPU();
   PrimaryContext context;
