@@ -39,9 +39,9 @@ def turns(logs, targets):
     bases, others = tables[0::2], tables[1::2]
     keys = [key for key in bases[0] if all(key in table for table in tables)]
     ratios = {key: [o[key][0] / b[key][0] for b, o in zip(bases, others)] for key in keys}
-    labels = {key: f"{key[0]:<17} {key[1]:<10} {key[2]:>5} {key[3]:<5} {key[6]:<9}" for key in keys}
+    labels = {key: f"{key[0]:<17} {key[1]:<10} {key[2]:>5} {key[3]:<5} {key[6]}" for key in keys}
     for key, per_turn in sorted(ratios.items(), key=lambda item: -min(item[1])):
-        print(labels[key] + "".join(f" {r:>7.3f}" for r in per_turn))
+        print(f"{labels[key]:<50}" + "".join(f" {r:>7.3f}" for r in per_turn))
     targeted = {key for key in keys if targets is None or re.search(targets, labels[key])}
 
     def means(chosen):
@@ -52,8 +52,11 @@ def turns(logs, targets):
     harmed = [key for key in slower if min(ratios[key]) > 1.02]
     rest_kept = len(targeted) == len(keys) or max(rest_means) <= 1.002
     passes = max(target_means) < 0.995 and rest_kept and not harmed
-    print(f"targets ({len(targeted)}), geometric mean per turn:" + "".join(f" {m:.4f}" for m in target_means))
-    print(f"the rest ({len(keys) - len(targeted)}), geometric mean per turn:" + "".join(f" {m:.4f}" for m in rest_means))
+    print(f"targets ({len(targeted)}), geometric mean per turn:",
+          *(f"{m:.4f}" for m in target_means))
+    if len(targeted) < len(keys):
+        print(f"the rest ({len(keys) - len(targeted)}), geometric mean per turn:",
+              *(f"{m:.4f}" for m in rest_means))
     print(f"slower than the base by more than 0.5% in every turn: {len(slower)}")
     for key in slower:
         print("  " + labels[key])
