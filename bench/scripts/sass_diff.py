@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Whether two builds compile the same kernels: the SASS of two `deepselect precompile --out DIR`
 directories, spec by spec, with addresses and labels stripped. Prints, per spec, `same` or its
-instruction counts, so a refactor that must not change the kernels can be shown not to (and a
-change confined to some kernels, to stay there). With --outside FILE, only the instructions that
+instruction counts and its local-memory stores and loads (STL/LDL: spills), so a refactor that
+must not change the kernels can be shown not to (and a change confined to some kernels, to stay
+there, and to spill no more). With --outside FILE, only the instructions that
 the line table does not give to that template file are compared, and each spec prints how many
 of A's are not matched, in order, in B: whether a change to one part (the sort) rewrote the
 rest (ptxas allocates the whole kernel at once). nvdisasm is not in the toolkit here: pip
@@ -57,6 +58,13 @@ def instructions(nvdisasm, elf, outside=None):
     return lines
 
 
+def local_accesses(code):
+    """The kernel's local-memory stores and loads (register spills, mostly), as `STL/LDL`."""
+    def count(op):
+        return sum(1 for line in code if re.match(rf"(@!?U?P\w+\s+)?{op}\b", line))
+    return f"{count('STL')}/{count('LDL')}"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("dir_a")
@@ -85,7 +93,8 @@ def main():
             same += 1
             print(f"same            {spec}")
         else:
-            print(f"{len(code_a):6d} {len(code_b):6d}   {spec}")
+            local = f"{local_accesses(code_a)} -> {local_accesses(code_b)}"
+            print(f"{len(code_a):6d} {len(code_b):6d}   local {local:13s}  {spec}")
     print(f"{same} specs the same")
 
 

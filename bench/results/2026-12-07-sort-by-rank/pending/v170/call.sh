@@ -6,7 +6,9 @@ set -u
 # (all distributions), for the record; then main against Change 134 (build/cx74's c134/,
 # ../change_134_rank_two_words.diff) in turns twice on the suite and five sorted custom shapes
 # (bench/scripts/compare_builds.sh), and the gate with the custom k = 1,024 and 512 results
-# targeted (ab_table.py --turns --targets).
+# targeted (ab_table.py --turns --targets); last, phase_times pairs of main's templates
+# (build/cx73/pt/phase_times_s2, built here as phase_times.cu's header says): what sample-b64's
+# CTA 0 spends now.
 # checks: tools/gpu_check.sh device on Change 134's build (every GPU test, the sanitizer subset
 # under memcheck and racecheck, the main job), every sm_90a spec prebuilt.
 # Each folder holds one build's deepselect, deepselect_tests and libdeepselect.so (bins.tar.xz)
@@ -39,7 +41,10 @@ if [ $mode = ab ]; then
   logs="$w/ab/s2_1.log $w/ab/c134_1.log $w/ab/s2_2.log $w/ab/c134_2.log"
   python3 bench/scripts/ab_table.py $logs > $w/ab/table.txt
   python3 bench/scripts/ab_table.py --turns --targets '^custom +\S+ +(1024|512) ' $logs > $w/ab/gate.txt
-  tail -n 12 $w/ab/gate.txt; pack; el done; exit 0
+  tail -n 12 $w/ab/gate.txt; pack
+  # Where sample-b64's CTA 0 spends its time after Change 133c (phase_times pairs, main's templates).
+  timeout 60 build/cx73/pt/phase_times_s2 pairs > $w/phases_pairs_s2.log 2>&1; el "phases exit $?"; pack
+  el done; exit 0
 fi
 # The CLI tests run the tool at the path it was built at here.
 for f in deepselect deepselect_tests libdeepselect.so; do ln -sf $C/$f build/$f; done
