@@ -3,11 +3,11 @@
 directories, spec by spec, with addresses and labels stripped. Prints, per spec, `same` or its
 instruction counts and its local-memory stores and loads (STL/LDL: spills), so a refactor that
 must not change the kernels can be shown not to (and a change confined to some kernels, to stay
-there, and to spill no more). With --outside FILE, only the instructions that
-the line table does not give to that template file are compared, and each spec prints how many
-of A's are not matched, in order, in B: whether a change to one part (the sort) rewrote the
-rest (ptxas allocates the whole kernel at once). nvdisasm is not in the toolkit here: pip
-downloads it (`pip download --no-deps nvidia-cuda-nvdisasm`, unzip, nvidia/cu13/bin/nvdisasm).
+there, and to spill no more). With --outside FILE, only the instructions that the line table
+does not give to that template file are compared, and each spec prints how many of A's are not
+matched, in order, in B: whether a change to one part (the sort) rewrote the rest (ptxas
+allocates the whole kernel at once). nvdisasm is not in the toolkit here: pip downloads it
+(`pip download --no-deps nvidia-cuda-nvdisasm`, unzip, nvidia/cu13/bin/nvdisasm).
 Usage: bench/scripts/sass_diff.py DIR_A DIR_B --nvdisasm PATH [--only TEXT] [--outside FILE]
 """
 import argparse
