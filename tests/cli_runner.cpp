@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -74,6 +75,14 @@ int exit_code_of(int status) {
   return -1;
 }
 
+// The tool the tests run: the one built beside them (DEEPSELECT_CLI_PATH), or DEEPSELECT_TEST_CLI
+// where the tests run from another folder than they were built in (tools/gpu_check.sh device
+// DIR, on the GPU machine).
+std::string cli_path() {
+  const char* given = std::getenv("DEEPSELECT_TEST_CLI");
+  return given != nullptr && *given != '\0' ? given : DEEPSELECT_CLI_PATH;
+}
+
 }  // namespace
 
 std::string CliResult::last_line() const {
@@ -84,7 +93,8 @@ std::string CliResult::last_line() const {
 
 CliProcess::CliProcess(const std::vector<std::string>& args, const EnvChanges& env)
     : out_path_(make_capture_file("out")), err_path_(make_capture_file("err")) {
-  std::vector<std::string> argv_strings = {DEEPSELECT_CLI_PATH};
+  const std::string cli = cli_path();
+  std::vector<std::string> argv_strings = {cli};
   argv_strings.insert(argv_strings.end(), args.begin(), args.end());
   std::vector<std::string> env_strings = child_environment(env);
   std::vector<char*> argv = c_strings(argv_strings);
@@ -104,8 +114,7 @@ CliProcess::CliProcess(const std::vector<std::string>& args, const EnvChanges& e
     std::error_code ignored;
     fs::remove(out_path_, ignored);
     fs::remove(err_path_, ignored);
-    throw std::runtime_error(std::string("cannot start ") + DEEPSELECT_CLI_PATH + ": " +
-                             std::strerror(error));
+    throw std::runtime_error("cannot start " + cli + ": " + std::strerror(error));
   }
 }
 

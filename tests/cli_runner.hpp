@@ -1,5 +1,5 @@
-// Runs the built `deepselect` command line (DEEPSELECT_CLI_PATH) as a child process and
-// captures its exit code, stdout and stderr.
+// Runs the built `deepselect` command line (DEEPSELECT_CLI_PATH, or DEEPSELECT_TEST_CLI from the
+// environment) as a child process and captures its exit code, stdout and stderr.
 #pragma once
 
 #include <sys/types.h>

@@ -48,11 +48,8 @@ if [ $mode = phases ]; then
   el done; exit 0
 fi
 C=$X/${2:?name the candidate: c135a or c135b}
-# The CLI tests run the tool at the path it was built at here.
-for f in deepselect deepselect_tests libdeepselect.so; do ln -sf $C/$f build/$f; done
-mkdir -p /work/main/build 2>/dev/null && ln -sf $C/deepselect /work/main/build/deepselect
 # Every sm_90a spec into the cache first (the ab mode's compiles, where the machine is the same).
 $C/deepselect precompile --arch sm_90a --jobs 16 > $w/precompile.log 2>&1; el "precompile exit $?"
-OUT=$w/check timeout 480 tools/gpu_check.sh device > $w/check.txt 2>&1
+OUT=$w/check timeout 480 tools/gpu_check.sh device $C > $w/check.txt 2>&1
 el "check exit $?"; tail -n 1 $w/check.txt; grep -hE "test cases|SUMMARY" $w/check/*.log; pack
 el done

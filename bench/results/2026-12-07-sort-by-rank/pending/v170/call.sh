@@ -46,9 +46,6 @@ if [ $mode = ab ]; then
   timeout 60 build/cx73/pt/phase_times_s2 pairs > $w/phases_pairs_s2.log 2>&1; el "phases exit $?"; pack
   el done; exit 0
 fi
-# The CLI tests run the tool at the path it was built at here.
-for f in deepselect deepselect_tests libdeepselect.so; do ln -sf $C/$f build/$f; done
-mkdir -p /work/main/build 2>/dev/null && ln -sf $C/deepselect /work/main/build/deepselect
-DEEPSELECT_PREBUILT_DIR=$C/prebuilt OUT=$w/check timeout 560 tools/gpu_check.sh device > $w/check.txt 2>&1
+DEEPSELECT_PREBUILT_DIR=$C/prebuilt OUT=$w/check timeout 560 tools/gpu_check.sh device $C > $w/check.txt 2>&1
 el "check exit $?"; tail -n 1 $w/check.txt; grep -hE "test cases|SUMMARY" $w/check/*.log; pack
 el done
