@@ -49,34 +49,45 @@ DS_DEV u64 swapped_if(bool swap, u64 w) {
 }
 
 // The merges of runs of 32 words, each best first, into one run of `size` (a power of two, at
-// most kThreads) by rank: each thread's word moves to its place in its merged pair of runs, its
-// offset in its own run plus the words of the other run better than it, which a binary search
-// counts (the words are distinct). Two barriers a merge, where the bitonic network takes one a
-// stride; unrolled, each search's steps are constants. The last merge stores the words swapped
-// back where `swap_out`.
+// most 2 * kThreads) by rank: each word moves to its place in its merged pair of runs, its offset
+// in its own run plus the words of the other run better than it, which a binary search counts
+// (the words are distinct). Thread t moves words t and t + kThreads. Two barriers a merge, where
+// the bitonic network takes one a stride; unrolled, each search's steps are constants. The last
+// merge stores the words swapped back where `swap_out`.
 template <int kThreads>
 DS_DEV void merge_runs_by_rank(u64* data, int size, bool swap_out) {
-  const int e = int(threadIdx.x);
+  constexpr int kWordsPerThread = 2;
 #pragma unroll
-  for (int run = 32; run < kThreads; run <<= 1) {
+  for (int run = 32; run < kWordsPerThread * kThreads; run <<= 1) {
     if (run >= size) break;
-    u64 word = 0ull;
-    int place = 0;
-    if (e < size) {
-      word = data[e];
-      const int own = e & ~(run - 1);
-      const u64* other = data + (own ^ run);
-      // The other run's words better than this one are a prefix of it.
-      int better = 0;
+    u64 word[kWordsPerThread];
+    int place[kWordsPerThread];
 #pragma unroll
-      for (int step = run >> 1; step > 0; step >>= 1) {
-        if (other[better + step - 1] > word) better += step;
+    for (int r = 0; r < kWordsPerThread; ++r) {
+      const int e = int(threadIdx.x) + r * kThreads;
+      word[r] = 0ull;
+      place[r] = 0;
+      if (e < size) {
+        word[r] = data[e];
+        const int own = e & ~(run - 1);
+        const u64* other = data + (own ^ run);
+        // The other run's words better than this one are a prefix of it.
+        int better = 0;
+#pragma unroll
+        for (int step = run >> 1; step > 0; step >>= 1) {
+          if (other[better + step - 1] > word[r]) better += step;
+        }
+        if (other[better] > word[r]) ++better;
+        place[r] = min(own, own ^ run) + (e - own) + better;
       }
-      if (other[better] > word) ++better;
-      place = min(own, own ^ run) + (e - own) + better;
     }
     __syncthreads();
-    if (e < size) data[place] = swapped_if(swap_out && 2 * run == size, word);
+    const bool last = 2 * run == size;
+#pragma unroll
+    for (int r = 0; r < kWordsPerThread; ++r) {
+      if (int(threadIdx.x) + r * kThreads < size)
+        data[place[r]] = swapped_if(swap_out && last, word[r]);
+    }
     __syncthreads();
   }
 }
@@ -88,8 +99,9 @@ DS_DEV void merge_runs_by_rank(u64* data, int size, bool swap_out) {
 // where every warp then has a chunk (size >= 4 * kThreads), cut 2,048 words on 512 threads 14%
 // more, but with fewer chunks than warps the idle warps cost more than the barriers saved (v85).
 // Rotating the wider strides into the lanes, two barriers a merge, cost more than it saved
-// (v87: Changes 98 and 99; bench/results/NOTES.md). With one word a thread (size <= kThreads),
-// the chunks end all best first and merge by rank (merge_runs_by_rank): 512 words 9 barriers.
+// (v87: Changes 98 and 99; bench/results/NOTES.md). With one word a lane (size at most twice
+// the threads), the chunks end all best first and merge by rank (merge_runs_by_rank): 512 words
+// 9 barriers.
 template <int kThreads, int kWords>
 DS_DEV void sort_in_chunks(u64* data, int count, int size, bool by_low_word) {
   static_assert(kWords == 1 || kWords == 4, "a thread's words lie 32 and 64 apart, or alone");
@@ -132,18 +144,16 @@ DS_DEV void sort_in_chunks(u64* data, int count, int size, bool by_low_word) {
     }
     __syncthreads();
   };
-  const int chunk = min(size, kChunk);
-  const bool by_rank = kWords == 1 && size > kChunk && size <= kThreads;
-  merge_in_warps(2, chunk, count, by_rank ? size : chunk, by_low_word,
-                 by_low_word && size <= kChunk);
-  if (by_rank) {
-    merge_runs_by_rank<kThreads>(data, size, by_low_word);
-    return;
-  }
-  for (int block = 2 * kChunk; block <= size; block <<= 1) {
-    for (int stride = block >> 1; stride >= kChunk; stride >>= 1)
-      exchange_in_memory<kThreads>(data, size, stride, block);
-    merge_in_warps(block, block, size, block, false, by_low_word && block == size);
+  if constexpr (kWords == 1) {
+    merge_in_warps(2, min(size, kChunk), count, size, by_low_word, by_low_word && size <= kChunk);
+    if (size > kChunk) merge_runs_by_rank<kThreads>(data, size, by_low_word);
+  } else {
+    merge_in_warps(2, kChunk, count, kChunk, by_low_word, false);
+    for (int block = 2 * kChunk; block <= size; block <<= 1) {
+      for (int stride = block >> 1; stride >= kChunk; stride >>= 1)
+        exchange_in_memory<kThreads>(data, size, stride, block);
+      merge_in_warps(block, block, size, block, false, by_low_word && block == size);
+    }
   }
 }
 
