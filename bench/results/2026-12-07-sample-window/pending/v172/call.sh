@@ -2,8 +2,8 @@ set -u
 # v172 (sixty-first session). Copy to the repository root as v172.sh; carry ["build/cx74",
 # "build/cx76"]; `bash v172.sh ab`, then `bash v172.sh checks NAME` for the candidate (c136a or
 # c136b) whose gate passes, the better one where both do.
-# ab: main (build/cx74's c134/: Change 134, main's templates since ee3d4ea; every sm_90a spec
-# prebuilt) against Change 136a (v171's 135b on the rows=scanned kernels alone:
+# ab (TURNS=2 turns within LIMIT=330 s unless set): main (build/cx74's c134/: Change 134, main's
+# templates since ee3d4ea; every sm_90a spec prebuilt) against Change 136a (v171's 135b on the rows=scanned kernels alone:
 # ../change_136a_scanned_window.diff) and 136b (those kernels' first copies issued once the
 # sample's words are stored, one stage still left to the scan: ../change_136b_scanned_late_copies.diff),
 # in turns twice over the suite (bench/scripts/compare_builds.sh), each gated against main with
@@ -24,12 +24,13 @@ cp "$0" $w/call.sh; nvidia-smi --query-gpu=uuid,name --format=csv > $w/DEVICE.tx
 t0=$(date +%s); el() { echo "[$(( $(date +%s) - t0 )) s] $*"; }
 export DEEPSELECT_CACHE_DIR=/tmp/cache_v172
 if [ $mode = ab ]; then
-  OUT=$w/ab TURNS=2 timeout 330 bench/scripts/compare_builds.sh "" $M/deepselect $X/c136a/deepselect \
+  OUT=$w/ab TURNS=${TURNS:-2} timeout ${LIMIT:-330} bench/scripts/compare_builds.sh "" $M/deepselect $X/c136a/deepselect \
     $X/c136b/deepselect > $w/ab.txt 2>&1
   el "turns exit $?"; pack
   targets='^(dsa-decode-b64|dsa-bf16-b256|sample-b64|sample-b256) '
   for c in c136a c136b; do
     logs="$w/ab/c134_1.log $w/ab/${c}_1.log $w/ab/c134_2.log $w/ab/${c}_2.log"
+    [ -f $w/ab/${c}_2.log ] || { echo "$c: turn 2 missing"; continue; }
     python3 bench/scripts/ab_table.py $logs > $w/ab/table_$c.txt
     python3 bench/scripts/ab_table.py --turns --targets "$targets" $logs > $w/ab/gate_$c.txt
     echo "== $c"; tail -n 8 $w/ab/gate_$c.txt
